@@ -1,0 +1,64 @@
+package engine
+
+import "testing"
+
+// midgame is the first 24 moves of a renju game between Rapfi and mintaka
+// (../shared/data/games/renju/003.psq): a 15×15 middle game.
+const midgame = "h8h7h9g7i7g9i8g8g10j7h11f9h10h12i6i9i10f10k8j9j8l8k9e10"
+
+func midgameBoard(tb testing.TB, r Rule) *Board {
+	tb.Helper()
+	b, err := NewBoard(15, r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i, s := 0, midgame; len(s) > 0; i++ {
+		p, n := ScanPoint(s, 15)
+		if n == 0 {
+			tb.Fatalf("bad move list at %q", s)
+		}
+		b.Play(p, Color(1+i%2))
+		s = s[n:]
+	}
+	return b
+}
+
+// BenchmarkPlayUndo measures one Play and its Undo on a renju middle game,
+// cycling through every empty cell; ns/op is per Play+Undo pair.
+func BenchmarkPlayUndo(b *testing.B) {
+	for _, r := range []Rule{Freestyle, Renju} {
+		b.Run(r.String(), func(b *testing.B) {
+			bd := midgameBoard(b, r)
+			var empty []Point
+			for i := range NumCells {
+				if bd.At(Point(i)) == Empty {
+					empty = append(empty, Point(i))
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				bd.Play(empty[i%len(empty)], Black)
+				bd.Undo()
+			}
+		})
+	}
+}
+
+// BenchmarkForbiddenPoints measures a full scan of black's forbidden points.
+func BenchmarkForbiddenPoints(b *testing.B) {
+	bd := midgameBoard(b, Renju)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		bd.ForbiddenPoints()
+	}
+}
+
+// TestPlayUndoAllocs pins the "no allocation per move" property.
+func TestPlayUndoAllocs(t *testing.T) {
+	bd := midgameBoard(t, Renju)
+	p := PointAt(0, 0)
+	if a := testing.AllocsPerRun(100, func() { bd.Play(p, White); bd.Undo() }); a != 0 {
+		t.Errorf("Play+Undo allocates %v times", a)
+	}
+}

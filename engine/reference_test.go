@@ -1,0 +1,316 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// refBoard is a deliberately naive rules implementation over a plain 2-D
+// array, written independently of the pattern tables, to cross-check them.
+type refBoard struct {
+	n    int
+	rule Rule
+	c    [MaxSize][MaxSize]Color
+}
+
+var refDirs = [4][2]int{{1, 0}, {0, 1}, {1, 1}, {-1, 1}}
+
+func (r *refBoard) at(x, y int) Color {
+	if x < 0 || y < 0 || x >= r.n || y >= r.n {
+		return Wall
+	}
+	return r.c[x][y]
+}
+
+// run returns the length of c's run through (x, y) along d, counting (x, y).
+func (r *refBoard) run(x, y int, d [2]int, c Color) int {
+	n := 1
+	for i := 1; r.at(x+i*d[0], y+i*d[1]) == c; i++ {
+		n++
+	}
+	for i := 1; r.at(x-i*d[0], y-i*d[1]) == c; i++ {
+		n++
+	}
+	return n
+}
+
+func (r *refBoard) winsWith(n int, c Color) bool {
+	if r.rule.exact(c) {
+		return n == 5
+	}
+	return n >= 5
+}
+
+// five reports whether c at empty (x, y) makes a five.
+func (r *refBoard) five(x, y int, c Color) bool {
+	r.c[x][y] = c
+	defer func() { r.c[x][y] = Empty }()
+	for _, d := range refDirs {
+		if r.winsWith(r.run(x, y, d, c), c) {
+			return true
+		}
+	}
+	return false
+}
+
+// fivePointsThrough returns the empty cells on line d through the stone at
+// (x, y) where c would complete a five containing (x, y).
+func (r *refBoard) fivePointsThrough(x, y int, d [2]int, c Color) [][2]int {
+	var out [][2]int
+	for k := -4; k <= 4; k++ {
+		ex, ey := x+k*d[0], y+k*d[1]
+		if k == 0 || r.at(ex, ey) != Empty {
+			continue
+		}
+		r.c[ex][ey] = c
+		n := r.run(ex, ey, d, c)
+		// the run through e contains (x, y) iff every cell between is c
+		between := true
+		lo, hi := min(0, k), max(0, k)
+		for i := lo; i <= hi; i++ {
+			if r.at(x+i*d[0], y+i*d[1]) != c {
+				between = false
+			}
+		}
+		r.c[ex][ey] = Empty
+		if between && r.winsWith(n, c) {
+			out = append(out, [2]int{ex, ey})
+		}
+	}
+	return out
+}
+
+// foursAt counts the fours c makes by playing empty (x, y): per line, two
+// five-points five apart are one straight four, otherwise each five-point
+// is a four.
+func (r *refBoard) foursAt(x, y int, c Color) (fours int, straight bool) {
+	r.c[x][y] = c
+	defer func() { r.c[x][y] = Empty }()
+	for _, d := range refDirs {
+		fp := r.fivePointsThrough(x, y, d, c)
+		if len(fp) == 2 && steps(fp[0], fp[1]) == 5 {
+			fours++
+			straight = true
+		} else {
+			fours += len(fp)
+		}
+	}
+	return fours, straight
+}
+
+// steps is the distance in steps between two cells of one line.
+func steps(a, b [2]int) int {
+	return max(abs(a[0]-b[0]), abs(a[1]-b[1]))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func (r *refBoard) overline(x, y int) bool {
+	r.c[x][y] = Black
+	defer func() { r.c[x][y] = Empty }()
+	for _, d := range refDirs {
+		if r.run(x, y, d, Black) >= 6 {
+			return true
+		}
+	}
+	return false
+}
+
+// forbidden is the RIF definition, recursively, for black at empty (x, y).
+func (r *refBoard) forbidden(x, y int) ForbiddenKind {
+	if r.rule != Renju || r.five(x, y, Black) {
+		return NotForbidden
+	}
+	if r.overline(x, y) {
+		return OverlineMove
+	}
+	if f, _ := r.foursAt(x, y, Black); f >= 2 {
+		return DoubleFour
+	}
+	r.c[x][y] = Black
+	defer func() { r.c[x][y] = Empty }()
+	threes := 0
+	for _, d := range refDirs {
+		// a real three: some q on the line turns it into a straight four
+		// containing (x, y), and q is not forbidden. A line that is already
+		// a four is not a three.
+		if len(r.fivePointsThrough(x, y, d, Black)) > 0 {
+			continue
+		}
+		for k := -4; k <= 4; k++ {
+			qx, qy := x+k*d[0], y+k*d[1]
+			if k == 0 || r.at(qx, qy) != Empty {
+				continue
+			}
+			r.c[qx][qy] = Black
+			fp := r.fivePointsThrough(x, y, d, Black)
+			straight := len(fp) == 2 && steps(fp[0], fp[1]) == 5
+			r.c[qx][qy] = Empty
+			if straight && r.forbidden(qx, qy) == NotForbidden {
+				threes++
+				break
+			}
+		}
+	}
+	if threes >= 2 {
+		return DoubleThree
+	}
+	return NotForbidden
+}
+
+// randomBoards plays random stones on boards of random sizes and rules,
+// biased towards the centre so that lines form, and calls check after each
+// stone.
+func randomBoards(t *testing.T, games, maxStones int, check func(b *Board, r *refBoard)) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for g := 0; g < games; g++ {
+		size := MinSize + rng.IntN(MaxSize-MinSize+1)
+		if g%3 == 0 {
+			size = 15
+		}
+		rule := Rule(g % int(NumRules))
+		b, err := NewBoard(size, rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := &refBoard{n: size, rule: rule}
+		span := max(3, size*2/3)
+		off := (size - span) / 2
+		for s := 0; s < maxStones && s < span*span; s++ {
+			x, y := off+rng.IntN(span), off+rng.IntN(span)
+			if ref.c[x][y] != Empty {
+				continue
+			}
+			c := Color(1 + rng.IntN(2))
+			b.Play(PointAt(x, y), c)
+			ref.c[x][y] = c
+			check(b, ref)
+		}
+	}
+}
+
+// TestAgainstReference compares, on random positions of every rule and many
+// sizes, the board's fives, fours and forbidden points with refBoard.
+func TestAgainstReference(t *testing.T) {
+	games := 60
+	if testing.Short() {
+		games = 12
+	}
+	checked := 0
+	randomBoards(t, games, 120, func(b *Board, ref *refBoard) {
+		for x := 0; x < ref.n; x++ {
+			for y := 0; y < ref.n; y++ {
+				if ref.c[x][y] != Empty {
+					continue
+				}
+				p := PointAt(x, y)
+				for _, c := range []Color{Black, White} {
+					wantFive := ref.five(x, y, c)
+					if got := b.Threat(c, p) == ThreatFive; got != wantFive {
+						t.Fatalf("%v %v %v: five %v, reference %v", ref.rule, p, c, got, wantFive)
+					}
+					fours, straight := ref.foursAt(x, y, c)
+					forbidden := c == Black && ref.rule == Renju && !wantFive &&
+						(ref.overline(x, y) || fours >= 2)
+					wantFour := !wantFive && fours >= 1 && !forbidden
+					gotFour := b.Threat(c, p) >= ThreatFour && b.Threat(c, p) < ThreatFive
+					if gotFour != wantFour {
+						t.Fatalf("%v %v %v: four %v (%v), reference %v", ref.rule, p, c, gotFour, b.Threat(c, p), wantFour)
+					}
+					wantWin4 := wantFour && (straight || fours >= 2)
+					if got := b.Threat(c, p) == ThreatStraightFour; got != wantWin4 {
+						t.Fatalf("%v %v %v: straight/double four %v, reference %v", ref.rule, p, c, got, wantWin4)
+					}
+				}
+				if got, want := b.Forbidden(p), ref.forbidden(x, y); got != want {
+					t.Fatalf("%v %v: forbidden %v, reference %v", ref.rule, p, got, want)
+				}
+				checked++
+			}
+		}
+	})
+	t.Logf("%d cells checked", checked)
+}
+
+// TestPlayUndoRestores plays and takes back random stones and checks that
+// the incremental state equals that of a board set up from scratch.
+func TestPlayUndoRestores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for g := 0; g < 30; g++ {
+		size := MinSize + rng.IntN(MaxSize-MinSize+1)
+		rule := Rule(g % int(NumRules))
+		b, _ := NewBoard(size, rule)
+		var played []Point
+		for step := 0; step < 400; step++ {
+			if len(played) > 0 && rng.IntN(3) == 0 {
+				b.Undo()
+				played = played[:len(played)-1]
+			} else {
+				p := PointAt(rng.IntN(size), rng.IntN(size))
+				if b.At(p) != Empty {
+					continue
+				}
+				b.Play(p, Color(1+len(played)%2))
+				played = append(played, p)
+			}
+		}
+		fresh, _ := NewBoard(size, rule)
+		for i, p := range played {
+			fresh.Play(p, Color(1+i%2))
+		}
+		if b.cells != fresh.cells || b.words != fresh.words || b.lineP != fresh.lineP || b.threat != fresh.threat ||
+			b.sets != fresh.sets || b.setSize != fresh.setSize || b.hash != fresh.hash ||
+			b.windows != fresh.windows || b.pot != fresh.pot {
+			t.Fatalf("game %d (%v, %dx%d): incremental state differs from a fresh board", g, rule, size, size)
+		}
+		for len(played) > 0 {
+			b.Undo()
+			played = played[:len(played)-1]
+		}
+		empty, _ := NewBoard(size, rule)
+		if b.words != empty.words || b.threat != empty.threat || b.hash != 0 || b.pot != empty.pot ||
+			b.setSize != empty.setSize {
+			t.Fatalf("game %d: undoing every stone does not restore the empty board", g)
+		}
+	}
+}
+
+// TestPotentialMatchesWindows recomputes v(p) from the window definition.
+func TestPotentialMatchesWindows(t *testing.T) {
+	randomBoards(t, 9, 60, func(b *Board, ref *refBoard) {
+		for x := 0; x < ref.n; x++ {
+			for y := 0; y < ref.n; y++ {
+				p := PointAt(x, y)
+				for _, c := range []Color{Black, White} {
+					var want int32
+					for _, d := range refDirs {
+						for s := -4; s <= 0; s++ {
+							own, opp, ok := 0, 0, true
+							for j := s; j < s+5; j++ {
+								switch ref.at(x+j*d[0], y+j*d[1]) {
+								case Wall:
+									ok = false
+								case c:
+									own++
+								case c.Opponent():
+									opp++
+								}
+							}
+							if ok && opp == 0 {
+								want += WindowScore[own]
+							}
+						}
+					}
+					if got := b.Potential(c, p); got != want {
+						t.Fatalf("%v %v: potential %d, want %d", p, c, got, want)
+					}
+				}
+			}
+		}
+	})
+}
