@@ -27,21 +27,21 @@ type Board struct {
 	rule    Rule
 	lines   *[keySpace]uint8    // ruleTable(rule)
 	threatT [2]*[1 << 16]Threat // threatTable(rule, side)
-	exact   [2]bool     // per side: wins only with exactly five
-	wordLo  int         // first and last word of a pointSet that can hold
-	wordHi  int         // an on-board cell
+	exact   [2]bool             // per side: wins only with exactly five
+	wordLo  int                 // first and last word of a pointSet that can hold
+	wordHi  int                 // an on-board cell
 
 	cells   [NumCells]Color
 	words   [NumDirs][2 * Stride]uint64 // line words, see lineOf
-	lineP   [2][NumCells]uint16 // per side: 4 line patterns, direction d in bits 4d..4d+3
-	threat  [2][NumCells]Threat // per side; ThreatNone on occupied cells
+	lineP   [2][NumCells]uint16         // per side: 4 line patterns, direction d in bits 4d..4d+3
+	threat  [2][NumCells]Threat         // per side; ThreatNone on occupied cells
 	sets    [2][numSets]pointSet
 	setSize [2][numSets]int
 	hash    uint64
 	history []move
 	undoLog []change // cell states overwritten by the moves in history
 
-	windowOK [NumDirs][2 * Stride]uint32                // bit pos: the window starting there is on the board
+	windowOK [NumDirs][2 * Stride]uint32               // bit pos: the window starting there is on the board
 	windows  [NumDirs][2 * Stride][Stride][2]uint8     // stones per side, by window start (monomial.go)
 	pot      [NumDirs][2 * Stride][Stride + 8][2]int32 // potential per direction and side (monomial.go)
 }
