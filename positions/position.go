@@ -1,0 +1,254 @@
+package positions
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"gomoku/engine"
+)
+
+// Position is one record read from a source: a board position, the side to
+// move and, for puzzles, what is asked and expected.
+type Position struct {
+	// Source is the name of the file the record came from ("-" for stdin).
+	Source string
+	// Index is the 0-based index of the record within Source.
+	Index int
+	// Line is the 1-based line where the record starts.
+	Line int
+	// ID is the record's own name, when the format gives one.
+	ID string
+	// Size is the board side, in cells.
+	Size int
+	// Rule is the rule stated by the record, or the default of the parse
+	// when RuleGiven is false.
+	Rule      engine.Rule
+	RuleGiven bool
+	// Black and White are the stones of each side.
+	Black, White []engine.Point
+	// Moves is the order the stones were played in, black first and
+	// alternating, when the source gives one (move lists, game records,
+	// and JSONL records with a "moves" field); nil otherwise.
+	Moves []engine.Point
+	// ToMove is the side to move.
+	ToMove engine.Color
+	// Attacker is the side that is to win, when the record says so;
+	// engine.Empty otherwise.
+	Attacker engine.Color
+	// Puzzle holds the puzzle fields of the record, nil for a plain position.
+	Puzzle *Puzzle
+}
+
+// Puzzle is what a puzzle record asks and expects (the shared JSONL schema,
+// ../shared/data/README.md, and quintet's case headers).
+type Puzzle struct {
+	// Task is "vcf", "vct", "forbidden" or "block".
+	Task string
+	// Limit is the most attacker moves allowed, counted as quintet counts
+	// them; 0 when not stated.
+	Limit int
+	// ThreatLimit is quintet's VCT threat limit; 0 when not stated.
+	ThreatLimit int
+	// Expect is "win" or "no-win" for vcf and vct tasks.
+	Expect string
+	// ExpectPoints are the expected points of forbidden and block tasks.
+	ExpectPoints []engine.Point
+	// Kinds gives the kind of each expected forbidden point.
+	Kinds map[engine.Point]engine.ForbiddenKind
+	// Complete says ExpectPoints is the full set of forbidden points.
+	Complete bool
+	// Line is a known winning line; LineEnd says how it ends.
+	Line    []engine.Point
+	LineEnd string
+	// PV is the source's principal variation (quintet VCT cases).
+	PV []engine.Point
+	// Answers are all moves the source accepts as correct.
+	Answers []engine.Point
+	// Tags, Heavy, Name, Comment and Note are the source's annotations.
+	Tags    []string
+	Heavy   bool
+	Name    string
+	Comment string
+	Note    string
+}
+
+// Label returns a short name for the position: its ID, or "source#index".
+func (p *Position) Label() string {
+	if p.ID != "" {
+		return p.ID
+	}
+	return fmt.Sprintf("%s#%d", p.Source, p.Index)
+}
+
+// Board sets the position up on a new board under rule r. With a move order
+// it plays the moves in order, black first; otherwise it puts the black
+// stones, then the white ones. Errors wrap engine.ErrBadSize,
+// engine.ErrOffBoard, engine.ErrOccupied, and ErrAfterFive when a move order
+// goes on after a five under r.
+func (p *Position) Board(r engine.Rule) (*engine.Board, error) {
+	b, err := engine.NewBoard(p.Size, r)
+	if err != nil {
+		return nil, err
+	}
+	if p.Moves != nil {
+		for i, m := range p.Moves {
+			if b.LastMoveWon() {
+				return nil, fmt.Errorf("move %d (%v): %w", i+1, m, ErrAfterFive)
+			}
+			if err := b.Put(m, engine.Color(1+i%2)); err != nil {
+				return nil, fmt.Errorf("move %d: %w", i+1, err)
+			}
+		}
+		return b, nil
+	}
+	for c, stones := range [2][]engine.Point{p.Black, p.White} {
+		for _, s := range stones {
+			if err := b.Put(s, engine.Color(c+1)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b, nil
+}
+
+// Format is an input format.
+type Format uint8
+
+// The input formats.
+const (
+	// Auto detects the format from the content (Detect).
+	Auto Format = iota
+	// MoveList: one game per line, "h8 i9 j10", "h8i9j10" or Piskvork
+	// "7,7 8,8" (0-based, y from the top), black first.
+	MoveList
+	// Diagram: boards drawn with ./x/o (or X/O, + or - for empty), top row
+	// first, with or without coordinate labels, each preceded by optional
+	// "key: value" headers (quintet's case files are of this kind).
+	Diagram
+	// PSQ: a Gomocup/Piskvork game record ("Piskvorky 15x15, ..." then
+	// "x,y,time" lines, 1-based, y from the top).
+	PSQ
+	// JSONL: one JSON object per line, in the shared puzzle schema.
+	JSONL
+	// LFZ: an lfz084 puzzle file, one JSON document with a "puzzles" array.
+	LFZ
+)
+
+var formatNames = [...]string{"auto", "moves", "diagram", "psq", "jsonl", "lfz"}
+
+// String returns the format's name as the --input-format flag spells it.
+func (f Format) String() string {
+	if int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return "format?"
+}
+
+// ParseFormat reads a format name: auto, moves, diagram, psq, jsonl or lfz. The
+// error wraps ErrUnknownFormat.
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if strings.EqualFold(s, n) {
+			return Format(i), nil
+		}
+	}
+	return Auto, fmt.Errorf("%q: %w (want auto, moves, diagram, psq, jsonl or lfz)", s, ErrUnknownFormat)
+}
+
+// Options tune Parse.
+type Options struct {
+	// Rule is the rule of records that state none (quintet cases, PSQ game
+	// records and move lists without a "rule:" header).
+	Rule engine.Rule
+	// PSQRule is the rule of PSQ records, which never state one; Gomocup's
+	// main tournament is freestyle.
+	PSQRule engine.Rule
+	// Size is the board side of move lists without a "size:" header;
+	// 0 means engine.DefaultSize.
+	Size int
+}
+
+// DefaultOptions are the options the command line starts from: renju for
+// records that state no rule (the puzzle books' rule), freestyle for PSQ
+// records, 15×15.
+var DefaultOptions = Options{Rule: engine.Renju, PSQRule: engine.Freestyle, Size: engine.DefaultSize}
+
+// Parse reads every record of data, named name in positions and errors, in
+// format f (Auto to detect it). It returns the good records in order and a
+// *ParseError for each bad one; a bad record never stops the others. An
+// unknown format is a single error wrapping ErrUnknownFormat.
+func Parse(name string, data []byte, f Format, opt Options) ([]*Position, []error) {
+	if opt.Size == 0 {
+		opt.Size = engine.DefaultSize
+	}
+	if f == Auto {
+		f = Detect(data)
+		if f == Auto {
+			return nil, []error{&ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat}}
+		}
+	}
+	switch f {
+	case JSONL:
+		return parseJSONL(name, data, opt)
+	case LFZ:
+		return parseLFZ(name, data, opt)
+	case PSQ:
+		return parsePSQ(name, data, opt)
+	case MoveList, Diagram:
+		return parseText(name, data, f, opt)
+	}
+	return nil, []error{&ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat}}
+}
+
+// Detect guesses the format of data from its first meaningful line: a line
+// that is a whole JSON object starts JSONL, a "{" that opens a document with
+// a "puzzles" array is an LFZ file, "Piskvorky" starts a PSQ record; a text
+// with any diagram row or "board:" header is a Diagram file, else a MoveList.
+// It returns Auto for empty input, binary data and other JSON.
+func Detect(data []byte) Format {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.IndexByte(data, 0) >= 0 {
+		return Auto
+	}
+	first := true
+	sawText := false
+	for _, raw := range bytes.Split(data, []byte("\n")) {
+		line := strings.TrimSpace(string(raw))
+		if line == "" || isComment(line) {
+			continue
+		}
+		if first {
+			first = false
+			if strings.HasPrefix(line, "{") {
+				switch {
+				case json.Valid([]byte(line)):
+					return JSONL
+				case isLFZ(data):
+					return LFZ
+				}
+				return Auto
+			}
+			if strings.HasPrefix(strings.ToLower(line), "piskvorky") {
+				return PSQ
+			}
+		}
+		if k, _, ok := header(line); ok && k == "board" {
+			return Diagram
+		}
+		if _, ok := diagramRow(line); ok {
+			return Diagram
+		}
+		sawText = true
+	}
+	if !sawText {
+		return Auto
+	}
+	return MoveList
+}
+
+// isComment reports whether a trimmed text line is a comment ("#" or "//").
+func isComment(line string) bool {
+	return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//")
+}

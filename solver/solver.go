@@ -1,0 +1,229 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gomoku/engine"
+)
+
+// Searcher is the interface every search of this package implements (VCF now;
+// VCT, proof-number search and MCTS plug in behind it). Search solves one
+// problem within the limits, reports progress through the callback (which
+// may be nil) and stops early when ctx is cancelled, returning StatusUnknown.
+// A Searcher may keep state between calls (its transposition table); it is
+// not safe for concurrent use.
+type Searcher interface {
+	Search(ctx context.Context, pr Problem, lim Limits, progress ProgressFunc) (Result, error)
+}
+
+// Problem is a position to solve and the side that is to win.
+type Problem struct {
+	// Board is the position. Searches work on a clone; Board is unchanged.
+	Board *engine.Board
+	// ToMove is the side to move in the position.
+	ToMove engine.Color
+	// Attacker is the side that is to win.
+	Attacker engine.Color
+	// DefenderPasses lets the attacker move first when ToMove is the
+	// defender, as if the defender passed. Without it such a problem is
+	// rejected with ErrDefenderToMove.
+	DefenderPasses bool
+}
+
+// Limits bounds a search. A zero field means "no limit".
+type Limits struct {
+	// Depth is the most attacker moves a win may take, counted as quintet
+	// and the puzzle books count them: up to and including the move after
+	// which the win is certain (a five; a four leaving two five-points; or a
+	// four whose only block is forbidden to black). The five that follows a
+	// double four is not counted.
+	Depth int
+	// Nodes is the most nodes (positions with the attacker to move) to visit.
+	Nodes int64
+	// Time is the wall-clock budget.
+	Time time.Duration
+	// MemoryMiB is the size of the transposition table, in MiB (2^20 bytes);
+	// zero selects DefaultMemoryMiB.
+	MemoryMiB int
+}
+
+// DefaultMemoryMiB is the transposition table size used when Limits.MemoryMiB
+// is zero, in MiB.
+const DefaultMemoryMiB = 64
+
+// Status is the verdict of a search.
+type Status uint8
+
+// The verdicts.
+const (
+	// StatusUnknown: a node or time limit, or cancellation, stopped the
+	// search before it could decide.
+	StatusUnknown Status = iota
+	// StatusWin: the attacker wins; Result.Line is the proof, verified by
+	// replay.
+	StatusWin
+	// StatusNoWin: no win exists within Result.Proven.
+	StatusNoWin
+)
+
+// String returns "unknown", "win" or "no-win", the words of the JSON output.
+func (s Status) String() string {
+	switch s {
+	case StatusWin:
+		return "win"
+	case StatusNoWin:
+		return "no-win"
+	}
+	return "unknown"
+}
+
+// LineEnd says how a winning line ends.
+type LineEnd uint8
+
+// The ways a winning line ends, in the shared data's words.
+const (
+	// EndNone: no line (the result is not a win).
+	EndNone LineEnd = iota
+	// EndFive: the last move makes a five.
+	EndFive
+	// EndDoubleFour: the last move leaves two or more five-points (a
+	// straight four or a double four); the defender cannot block them all.
+	EndDoubleFour
+	// EndForbiddenBlock: white's last move is a four whose only block is a
+	// point forbidden to black.
+	EndForbiddenBlock
+)
+
+// String returns "five", "double-four", "forbidden-block" or "".
+func (e LineEnd) String() string {
+	switch e {
+	case EndFive:
+		return "five"
+	case EndDoubleFour:
+		return "double-four"
+	case EndForbiddenBlock:
+		return "forbidden-block"
+	}
+	return ""
+}
+
+// Result is what a search found, and what it cost.
+type Result struct {
+	Status Status
+	// Line is, for a win, the winning line: attacker and defender moves
+	// alternating, attacker first, ending at the move after which the win is
+	// certain. It has been replayed on a fresh board (Verify).
+	Line []engine.Point
+	// End says how Line ends.
+	End LineEnd
+	// Proven is, for StatusNoWin, the limit the disproof holds under:
+	// Proven.Depth is the attacker-move limit searched (0 when the search
+	// was exhaustive, with no depth limit reached).
+	Proven Limits
+	// Stopped says what stopped a StatusUnknown search: "nodes", "time" or
+	// "cancelled".
+	Stopped string
+	// Nodes is the number of attacker-to-move positions visited.
+	Nodes int64
+	// Elapsed is the wall-clock time spent.
+	Elapsed time.Duration
+	// TTHits counts transposition table answers that cut the search.
+	TTHits int64
+}
+
+// Progress is a snapshot reported while a search runs.
+type Progress struct {
+	Nodes   int64
+	Elapsed time.Duration
+	// Depth is the attacker-move limit of the current iteration.
+	Depth int
+}
+
+// ProgressFunc receives progress reports, at most a few per second.
+type ProgressFunc func(Progress)
+
+// Errors returned by Search.
+var (
+	// ErrDefenderToMove: the attacker is not the side to move and the
+	// problem does not let the defender pass.
+	ErrDefenderToMove = errors.New("the attacker is not the side to move, so this is not a VCF/VCT problem (the defender would move first)")
+	// ErrGameOver: the position already holds a five.
+	ErrGameOver = errors.New("the position already holds a five")
+	// ErrBadProblem: the problem is malformed (no board, bad colour).
+	ErrBadProblem = errors.New("malformed problem")
+	// ErrReplay: a line the search produced failed the replay on a fresh
+	// board. This is an internal error; the line is never reported.
+	ErrReplay = errors.New("internal error: winning line failed replay")
+)
+
+// check validates a problem and returns the attacker and defender.
+func (pr Problem) check() (att, def engine.Color, err error) {
+	if pr.Board == nil {
+		return 0, 0, fmt.Errorf("%w: no board", ErrBadProblem)
+	}
+	if pr.Attacker != engine.Black && pr.Attacker != engine.White {
+		return 0, 0, fmt.Errorf("%w: attacker %v", ErrBadProblem, pr.Attacker)
+	}
+	if pr.ToMove != engine.Black && pr.ToMove != engine.White {
+		return 0, 0, fmt.Errorf("%w: side to move %v", ErrBadProblem, pr.ToMove)
+	}
+	if pr.ToMove != pr.Attacker && !pr.DefenderPasses {
+		return 0, 0, ErrDefenderToMove
+	}
+	if pr.Board.HasFive(engine.Black) || pr.Board.HasFive(engine.White) {
+		return 0, 0, ErrGameOver
+	}
+	return pr.Attacker, pr.Attacker.Opponent(), nil
+}
+
+// budget tracks the node and time limits and cancellation of one search.
+type budget struct {
+	ctx      context.Context
+	start    time.Time
+	deadline time.Time
+	maxNodes int64
+	progress ProgressFunc
+	lastRep  time.Time
+	stopped  string
+}
+
+func newBudget(ctx context.Context, lim Limits, progress ProgressFunc) *budget {
+	bu := &budget{ctx: ctx, start: time.Now(), maxNodes: lim.Nodes, progress: progress}
+	if lim.Time > 0 {
+		bu.deadline = bu.start.Add(lim.Time)
+	}
+	bu.lastRep = bu.start
+	return bu
+}
+
+// poll is called every pollInterval nodes; it reports progress and returns
+// false once the search must stop.
+func (bu *budget) poll(nodes int64, depth int) bool {
+	if bu.stopped != "" {
+		return false
+	}
+	if bu.maxNodes > 0 && nodes >= bu.maxNodes {
+		bu.stopped = "nodes"
+		return false
+	}
+	now := time.Now()
+	if !bu.deadline.IsZero() && now.After(bu.deadline) {
+		bu.stopped = "time"
+		return false
+	}
+	if bu.ctx.Err() != nil {
+		bu.stopped = "cancelled"
+		return false
+	}
+	if bu.progress != nil && now.Sub(bu.lastRep) >= 250*time.Millisecond {
+		bu.lastRep = now
+		bu.progress(Progress{Nodes: nodes, Elapsed: now.Sub(bu.start), Depth: depth})
+	}
+	return true
+}
+
+// pollInterval is how many nodes pass between budget polls (a power of two).
+const pollInterval = 1024

@@ -1,0 +1,287 @@
+package solver
+
+import (
+	"context"
+	"time"
+
+	"gomoku/engine"
+)
+
+// VCF searches for a victory by continuous fours: every attacker move is a
+// four (or the final five), so every defender move is forced onto the four's
+// five-point. It is a depth-first search over attacker moves with a table of
+// disproved positions (failTable), in the spirit of Allis's threat-space
+// search restricted to fours (Allis, Searching for Solutions in Games and
+// Artificial Intelligence, 1994, ch. 4), which is also how puzzle solvers such
+// as quintet and mintaka search VCF.
+//
+// The rules of the search:
+//   - At each attacker turn: a five-point of the attacker wins at once. If the
+//     defender has a four (a five-point), the attacker must block it, and the
+//     block must itself be a four; two defender five-points refute the line.
+//   - Otherwise the attacker tries every four, under renju never a forbidden
+//     one for black, ordered deterministically (see order).
+//   - After the four: a five-point of the defender refutes it (the defender
+//     makes five instead of blocking); two or more attacker five-points win
+//     (straight four or double four); a single five-point that is forbidden
+//     to a black defender wins (forbidden block); else the defender blocks
+//     there and the search goes on.
+//
+// A VCF value is reusable across Search calls; its table is sized once.
+type VCF struct {
+	tt *failTable
+	// Shortest makes Search iterate the depth limit upwards from 1, so the
+	// line it returns is a shortest one (and that is proven), at the cost of
+	// re-searching shallower limits.
+	Shortest bool
+}
+
+// NewVCF returns a VCF searcher with a transposition table of mib MiB
+// (DefaultMemoryMiB when mib is 0).
+func NewVCF(mib int) *VCF {
+	if mib <= 0 {
+		mib = DefaultMemoryMiB
+	}
+	return &VCF{tt: newFailTable(mib)}
+}
+
+// vcfRun is the state of one search.
+type vcfRun struct {
+	b         *engine.Board
+	att, def  engine.Color
+	renjuDef  bool // the defender is black under renju: its blocks can be forbidden
+	renjuAtt  bool // the attacker is black under renju: its fours can be forbidden
+	tt        *failTable
+	bu        *budget
+	nodes     int64
+	hits      int64
+	depthLim  int
+	cutoff    bool // some branch stopped at the depth limit
+	stop      bool
+	line      []engine.Point // built in reverse while the win unwinds
+	end       LineEnd
+	moveBufs  [][]engine.Point
+	scoreBufs [][]int32
+}
+
+// maxVCFDepth is the depth used when Limits.Depth is zero: more attacker
+// moves than any board can hold fours for.
+const maxVCFDepth = engine.MaxSize * engine.MaxSize / 2
+
+// Search implements Searcher for VCF. Errors: ErrBadProblem,
+// ErrDefenderToMove, ErrGameOver for problems it cannot take, ErrReplay if a
+// line it found fails verification (never expected).
+func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress ProgressFunc) (Result, error) {
+	att, def, err := pr.check()
+	if err != nil {
+		return Result{}, err
+	}
+	if v.tt == nil {
+		v.tt = newFailTable(DefaultMemoryMiB)
+	}
+	v.tt.nextGeneration()
+	b := pr.Board.Clone()
+	r := &vcfRun{b: b, att: att, def: def, tt: v.tt, bu: newBudget(ctx, lim, progress)}
+	r.renjuDef = b.Rule() == engine.Renju && def == engine.Black
+	r.renjuAtt = b.Rule() == engine.Renju && att == engine.Black
+	maxDepth := lim.Depth
+	if maxDepth <= 0 || maxDepth > maxVCFDepth {
+		maxDepth = maxVCFDepth
+	}
+	first := maxDepth
+	if v.Shortest {
+		first = 1
+	}
+	res := Result{}
+	for depth := first; depth <= maxDepth; depth++ {
+		r.depthLim, r.cutoff = depth, false
+		win := r.attack(depth, 0)
+		if win {
+			res.Status = StatusWin
+			for i, j := 0, len(r.line)-1; i < j; i, j = i+1, j-1 {
+				r.line[i], r.line[j] = r.line[j], r.line[i]
+			}
+			res.Line, res.End = r.line, r.end
+			break
+		}
+		if r.stop {
+			res.Status, res.Stopped = StatusUnknown, r.bu.stopped
+			break
+		}
+		if !r.cutoff { // exhaustive: no VCF at any depth
+			res.Status = StatusNoWin
+			res.Proven = Limits{Depth: 0, Nodes: lim.Nodes, Time: lim.Time}
+			break
+		}
+		if depth == maxDepth {
+			res.Status = StatusNoWin
+			res.Proven = Limits{Depth: depth, Nodes: lim.Nodes, Time: lim.Time}
+		}
+	}
+	res.Nodes, res.TTHits, res.Elapsed = r.nodes, r.hits, time.Since(r.bu.start)
+	if res.Status == StatusWin {
+		end, err := Verify(pr, res.Line)
+		if err != nil || end != res.End {
+			return Result{}, &ReplayError{Line: res.Line, Err: err}
+		}
+		if lim.Depth > 0 && attackerMoves(res.Line) > lim.Depth {
+			return Result{}, &ReplayError{Line: res.Line, Err: errOverLimit}
+		}
+	}
+	return res, nil
+}
+
+// attackerMoves returns the number of attacker moves of a line.
+func attackerMoves(line []engine.Point) int { return (len(line) + 1) / 2 }
+
+// attack searches the attacker-to-move position with depth attacker moves
+// left; ply counts attacker moves played so far. It returns true on a win,
+// with the line (reversed) in r.line.
+func (r *vcfRun) attack(depth, ply int) bool {
+	b := r.b
+	r.nodes++
+	if r.bu.maxNodes > 0 && r.nodes > r.bu.maxNodes {
+		r.bu.stopped, r.stop = "nodes", true
+		return false
+	}
+	if r.nodes&(pollInterval-1) == 0 && !r.bu.poll(r.nodes, r.depthLim) {
+		r.stop = true
+		return false
+	}
+	if b.Count(r.att, engine.FivePoints) > 0 {
+		r.line = append(r.line[:0], b.FirstPoint(r.att, engine.FivePoints))
+		r.end = EndFive
+		return true
+	}
+	if depth <= 0 {
+		r.cutoff = true
+		return false
+	}
+	h := b.Hash()
+	if d := r.tt.probe(h); d >= depth {
+		r.hits++
+		if d < depthInfinite {
+			r.cutoff = true // the stored disproof was itself depth-limited
+		}
+		return false
+	}
+	for len(r.moveBufs) <= ply {
+		r.moveBufs = append(r.moveBufs, make([]engine.Point, 0, 64))
+		r.scoreBufs = append(r.scoreBufs, make([]int32, 0, 64))
+	}
+	moves := r.moveBufs[ply][:0]
+	switch n := b.Count(r.def, engine.FivePoints); {
+	case n > 1:
+		r.tt.store(h, depthInfinite) // two defender fours: lost whatever the depth
+		return false
+	case n == 1:
+		q := b.FirstPoint(r.def, engine.FivePoints)
+		if b.Threat(r.att, q) < engine.ThreatFour {
+			r.tt.store(h, depthInfinite)
+			return false
+		}
+		moves = append(moves, q)
+	default:
+		moves = b.Points(r.att, engine.FourPoints, moves)
+	}
+	moves = r.order(moves, ply)
+	r.moveBufs[ply] = moves
+	outer := r.cutoff
+	r.cutoff = false
+	for _, m := range moves {
+		if r.renjuAtt && b.Forbidden(m) != engine.NotForbidden {
+			continue
+		}
+		b.Play(m, r.att)
+		win := r.defend(depth, ply)
+		b.Undo()
+		if win {
+			r.line = append(r.line, m)
+			return true
+		}
+		if r.stop {
+			return false
+		}
+	}
+	if r.cutoff {
+		r.tt.store(h, depth)
+	} else {
+		r.tt.store(h, depthInfinite)
+	}
+	r.cutoff = r.cutoff || outer
+	return false
+}
+
+// defend answers the attacker's four just played.
+func (r *vcfRun) defend(depth, ply int) bool {
+	b := r.b
+	if b.Count(r.def, engine.FivePoints) > 0 {
+		return false // the defender makes five instead of blocking
+	}
+	switch b.Count(r.att, engine.FivePoints) {
+	case 0:
+		return false // not a four after all (cannot happen for a FourPoints move)
+	case 1:
+	default:
+		r.line, r.end = r.line[:0], EndDoubleFour
+		return true
+	}
+	e := b.FirstPoint(r.att, engine.FivePoints)
+	if r.renjuDef && b.Forbidden(e) != engine.NotForbidden {
+		r.line, r.end = r.line[:0], EndForbiddenBlock
+		return true
+	}
+	b.Play(e, r.def)
+	win := r.attack(depth-1, ply+1)
+	b.Undo()
+	if win {
+		r.line = append(r.line, e)
+	}
+	return win
+}
+
+// order sorts the attacker's fours, best first, deterministically: moves
+// that win at once (straight four, double four) first, then four-threes, then
+// plain fours; within a class, moves closer to the attacker's last stones
+// first, then by Point.
+func (r *vcfRun) order(moves []engine.Point, ply int) []engine.Point {
+	if len(moves) < 2 {
+		return moves
+	}
+	b := r.b
+	last, _ := b.LastMove() // the defender's block
+	scores := r.scoreBufs[ply][:0]
+	for _, m := range moves {
+		s := int32(b.Threat(r.att, m)) << 8
+		s -= int32(chebyshev(m, last)) << 2
+		s += b.Potential(r.att, m) >> 12
+		scores = append(scores, s)
+	}
+	r.scoreBufs[ply] = scores
+	// insertion sort: stable, so equal scores keep Point order
+	for i := 1; i < len(moves); i++ {
+		m, s := moves[i], scores[i]
+		j := i
+		for ; j > 0 && scores[j-1] < s; j-- {
+			moves[j], scores[j] = moves[j-1], scores[j-1]
+		}
+		moves[j], scores[j] = m, s
+	}
+	return moves
+}
+
+// chebyshev returns the king-move distance between two points, capped at 15;
+// NoPoint is far from everything.
+func chebyshev(a, b engine.Point) int {
+	if a == engine.NoPoint || b == engine.NoPoint {
+		return 15
+	}
+	dx, dy := a.X()-b.X(), a.Y()-b.Y()
+	if dx < 0 {
+		dx = -dx
+	}
+	if dy < 0 {
+		dy = -dy
+	}
+	return min(max(dx, dy), 15)
+}
