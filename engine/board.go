@@ -39,11 +39,12 @@ type Board struct {
 	setSize [2][numSets]int
 	hash    uint64
 	history []move
-	undoLog []change // cell states overwritten by the moves in history
+	undoLog []change // cell states overwritten by the moves in history, [:logLen]
+	logLen  int
 
-	windowOK [NumDirs][2 * Stride]uint32               // bit pos: the window starting there is on the board
-	windows  [NumDirs][2 * Stride][Stride][2]uint8     // stones per side, by window start (monomial.go)
-	pot      [NumDirs][2 * Stride][Stride + 8][2]int32 // potential per direction and side (monomial.go)
+	windowOK [NumDirs][2 * Stride]uint32            // bit pos: the window starting there is on the board
+	windows  [NumDirs][2 * Stride][Stride]uint8     // window states, by window start (monomial.go)
+	pot      [NumDirs][2 * Stride][Stride + 8]int64 // packed potentials per direction (monomial.go)
 }
 
 // move is one entry of the undo stack.
@@ -51,7 +52,7 @@ type move struct {
 	p    Point
 	c    Color
 	five bool  // the move made a five for c
-	log  int32 // length of undoLog before the move
+	log  int32 // logLen before the move
 }
 
 // change records the state of one cell before a move overwrote it, so that
@@ -116,7 +117,7 @@ func NewBoard(size int, r Rule) (*Board, error) {
 		return nil, fmt.Errorf("rule %d: %w", r, ErrBadRule)
 	}
 	b := &Board{size: size, rule: r, lines: (*[keySpace]uint8)(ruleTable(r)), history: make([]move, 0, size*size),
-		undoLog: make([]change, 0, size*size*maxChanges)}
+		undoLog: make([]change, size*size*maxChanges)}
 	b.threatT[0] = (*[1 << 16]Threat)(threatTable(r, Black))
 	b.threatT[1] = (*[1 << 16]Threat)(threatTable(r, White))
 	b.exact = [2]bool{r.exact(Black), r.exact(White)}
@@ -148,7 +149,8 @@ func NewBoard(size int, r Rule) (*Board, error) {
 func (b *Board) Clone() *Board {
 	c := *b
 	c.history = append(make([]move, 0, cap(b.history)), b.history...)
-	c.undoLog = append(make([]change, 0, cap(b.undoLog)), b.undoLog...)
+	c.undoLog = make([]change, len(b.undoLog))
+	copy(c.undoLog, b.undoLog[:b.logLen])
 	return &c
 }
 
@@ -206,9 +208,9 @@ func (b *Board) Play(p Point, c Color) {
 	s := c - 1
 	p &= NumCells - 1
 	b.history = append(b.history, move{p: p, c: c, five: b.threat[s][p]&^maybeForbidden == ThreatFive,
-		log: int32(len(b.undoLog))})
-	b.undoLog = append(b.undoLog, change{p, [2]uint16{b.lineP[0][p], b.lineP[1][p]},
-		[2]Threat{b.threat[0][p], b.threat[1][p]}})
+		log: int32(b.logLen)})
+	b.undoLog[b.logLen] = change{p, [2]uint16{b.lineP[0][p], b.lineP[1][p]}, [2]Threat{b.threat[0][p], b.threat[1][p]}}
+	b.logLen++
 	b.cells[p] = c
 	b.hash ^= zobrist[s&1][p]
 	b.setThreat(0, p, ThreatNone)
@@ -229,7 +231,7 @@ func (b *Board) Undo() {
 		l, pos := lineOf(m.p, d)
 		b.words[d][l&(2*Stride-1)] ^= uint64(m.c) << (2 * pos)
 	}
-	for i := len(b.undoLog) - 1; i >= int(m.log); i-- {
+	for i := b.logLen - 1; i >= int(m.log); i-- {
 		ch := &b.undoLog[i]
 		q := ch.q & (NumCells - 1)
 		b.lineP[0][q], b.lineP[1][q] = ch.lp[0], ch.lp[1]
@@ -240,7 +242,7 @@ func (b *Board) Undo() {
 			b.setThreat(1, q, ch.t[1])
 		}
 	}
-	b.undoLog = b.undoLog[:m.log]
+	b.logLen = int(m.log)
 }
 
 // lineOf returns the line word holding p along direction d and p's position
@@ -309,7 +311,9 @@ func (b *Board) Put(p Point, c Color) error {
 func (b *Board) updateLines(p Point, code uint32) {
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
-		b.words[d][l&(2*Stride-1)] ^= uint64(code) << (2 * pos)
+		wp := &b.words[d][l&(2*Stride-1)]
+		*wp ^= uint64(code) << (2 * pos)
+		w := *wp
 		step := Dirs[d]
 		for _, sign := range [2]int{1, -1} {
 			var seen Color // colours of the stones passed, as a 2-bit mask
@@ -323,18 +327,20 @@ func (b *Board) updateLines(p Point, code uint32) {
 					seen |= c
 					continue
 				}
+				blocked := seen
 				if k == Pad {
 					// A stone five steps away matters only to its own side,
 					// and only if that side needs exactly five (overline).
-					if b.exact[code-1] && seen&Color(code^3) == 0 {
-						b.refresh(Point(q), d, Color(code))
+					if !b.exact[code-1] || seen&Color(code^3) != 0 {
+						continue
 					}
-					continue
+					blocked = Color(code)
+				} else if seen == Black|White {
+					continue // black's view ends at a white stone, white's at a black one
 				}
-				// black's view ends at a white stone, white's at a black one
-				if seen != Black|White {
-					b.refresh(Point(q), d, seen)
-				}
+				qpos := uint(pos + sign*k)
+				key := uint32(w>>(2*(qpos-Pad)))&0x3ff | uint32(w>>(2*(qpos+1))&0x3ff)<<10
+				b.refreshKey(Point(q), d, blocked, key)
 			}
 		}
 	}
@@ -345,8 +351,13 @@ func (b *Board) updateLines(p Point, code uint32) {
 // a mask of the colours seen between q and the changed cell (White blocks
 // black, Black blocks white).
 func (b *Board) refresh(q Point, d int, blocked Color) {
+	b.refreshKey(q, d, blocked, b.key(q, d))
+}
+
+// refreshKey is refresh with q's key along d already computed.
+func (b *Board) refreshKey(q Point, d int, blocked Color, key uint32) {
 	q &= NumCells - 1
-	code := uint16(b.lines[b.key(q, d)&(keySpace-1)])
+	code := uint16(b.lines[key&(keySpace-1)])
 	shift := uint(4 * d)
 	old0, old1 := b.lineP[0][q], b.lineP[1][q]
 	new0, new1 := old0, old1
@@ -359,7 +370,8 @@ func (b *Board) refresh(q Point, d int, blocked Color) {
 	if new0 == old0 && new1 == old1 {
 		return
 	}
-	b.undoLog = append(b.undoLog, change{q, [2]uint16{old0, old1}, [2]Threat{b.threat[0][q], b.threat[1][q]}})
+	b.undoLog[b.logLen] = change{q, [2]uint16{old0, old1}, [2]Threat{b.threat[0][q], b.threat[1][q]}}
+	b.logLen++
 	b.lineP[0][q], b.lineP[1][q] = new0, new1
 	if threatClass[old0>>shift&0xf] != threatClass[new0>>shift&0xf] {
 		if t := b.threatT[0][new0]; t != b.threat[0][q] {
@@ -445,6 +457,34 @@ func (b *Board) Legal(c Color, p Point) bool {
 		return false
 	}
 	return c != Black || b.rule != Renju || b.Forbidden(p) == NotForbidden
+}
+
+// FiveThrough reports whether the stone at p is part of a five of its colour:
+// exactly five in a row where the rule demands it for that colour, five or
+// more otherwise. It walks the four lines through p cell by cell, without the
+// pattern tables, so that results can be checked independently of them.
+func (b *Board) FiveThrough(p Point) bool {
+	if !b.OnBoard(p) {
+		return false
+	}
+	c := b.cells[p]
+	if c != Black && c != White {
+		return false
+	}
+	exact := b.rule.exact(c)
+	for _, step := range Dirs {
+		n := 1
+		for q := int(p) + step; b.cells[q] == c; q += step {
+			n++
+		}
+		for q := int(p) - step; b.cells[q] == c; q -= step {
+			n++
+		}
+		if n == 5 || (n > 5 && !exact) {
+			return true
+		}
+	}
+	return false
 }
 
 // HasFive reports whether c has a five on the board: exactly five stones in a

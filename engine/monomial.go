@@ -22,8 +22,36 @@ var WindowScore = [8]int32{1, 8, 64, 512, 4096, 32768}
 // along one direction, and the nine cells they cover, are adjacent in memory.
 // A window is named by the position of its first cell (lowest position).
 //
-// The potential of a cell is kept per direction, pot[d][l][pos][side], the
-// sum over the windows along d only; v(p) adds the four directions.
+// A window's state is one byte, black stones in the low nibble and white
+// stones in the high nibble. Both sides' scores of a state are packed into
+// one int64, black + white·2^32 (packedScore); since packing is linear, sums
+// and differences of packed values are the packed sums and differences, so
+// one addition updates both sides' potentials. The potential of a cell is
+// kept per direction, pot[d][l][pos] (packed), the sum over the windows
+// along d; v(p) adds the four directions.
+
+// packedScore gives, per window state byte, both sides' scores, packed.
+var packedScore = func() (t [256]int64) {
+	for nb := 0; nb <= 5; nb++ {
+		for nw := 0; nw <= 5; nw++ {
+			var sb, sw int64
+			if nw == 0 {
+				sb = int64(WindowScore[nb])
+			}
+			if nb == 0 {
+				sw = int64(WindowScore[nw])
+			}
+			t[nb|nw<<4] = sb + sw<<32
+		}
+	}
+	return t
+}()
+
+// unpack splits a packed pair into black's and white's halves.
+func unpack(v int64) (black, white int32) {
+	black = int32(v)
+	return black, int32((v - int64(black)) >> 32)
+}
 
 // initWindows marks the windows that lie wholly on the board and sets every
 // cell's potential to the sum over its empty windows.
@@ -41,74 +69,57 @@ func (b *Board) initWindows() {
 			l, pos := lineOf(p, d)
 			b.windowOK[d][l] |= 1 << pos
 			for k := 0; k < 5; k++ {
-				b.pot[d][l][pos+k][0] += WindowScore[0]
-				b.pot[d][l][pos+k][1] += WindowScore[0]
+				b.pot[d][l][pos+k] += packedScore[0]
 			}
 		}
 	}
 }
 
 // updateWindows adds (play) or removes (undo) a stone of colour c at p in the
-// counts of the windows covering p, and moves the potentials of their cells
-// by the change in each window's score.
+// states of the windows covering p, and moves the potentials of their cells
+// by the change in each window's scores.
 //
 // Along each direction the five windows covering p start at positions
 // pos-4..pos and together cover the nine cells pos-4..pos+4; the change at
-// pos+j is the sum of the changes of the windows starting in [j-4, j], kept
-// as a running sum, so each cell is written once per direction.
+// pos-4+j is the sum of the changes of the windows starting at pos-4+i for
+// i in [j-4, j], kept as a running sum, so each cell is written once per
+// direction.
 func (b *Board) updateWindows(p Point, c Color, play bool) {
-	o1, o2 := int(c-1)&1, int(2-c)&1
+	inc := uint8(1) // a black stone
+	if c == White {
+		inc = 16
+	}
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
 		l &= 2*Stride - 1
-		ok := b.windowOK[d][l] >> (pos - 4) & 0x1f // bit k-? : window starting at pos-4+i
+		ok := b.windowOK[d][l] >> (pos - 4) & 0x1f // bit i: window starting at pos-4+i
 		if ok == 0 {
 			continue
 		}
-		win := (*[5][2]uint8)(b.windows[d][l][pos-4 : pos+1])
-		var dOwn, dOpp [5]int32 // per window, by start position pos-4+i
-		any := false
+		win := (*[5]uint8)(b.windows[d][l][pos-4 : pos+1])
+		var delta [5]int64
 		for i := 0; i < 5; i++ {
 			if ok>>i&1 == 0 {
 				continue
 			}
-			cnt := &win[i]
-			n, o := int32(cnt[o1]), int32(cnt[o2])
+			old := win[i]
 			if play {
-				cnt[o1]++
-				if o == 0 {
-					dOwn[i] = WindowScore[(n+1)&7] - WindowScore[n&7]
-				}
-				if n == 0 {
-					dOpp[i] = -WindowScore[o&7]
-				}
+				win[i] = old + inc
 			} else {
-				cnt[o1]--
-				if o == 0 {
-					dOwn[i] = WindowScore[(n-1)&7] - WindowScore[n&7]
-				}
-				if n == 1 {
-					dOpp[i] = WindowScore[o&7]
-				}
+				win[i] = old - inc
 			}
-			any = any || dOwn[i] != 0 || dOpp[i] != 0
+			delta[i] = packedScore[win[i]] - packedScore[old]
 		}
-		if !any {
-			continue
-		}
-		pot := (*[9][2]int32)(b.pot[d][l][pos-4 : pos+5])
-		var sOwn, sOpp int32
+		pot := (*[9]int64)(b.pot[d][l][pos-4 : pos+5])
+		var sum int64
 		for j := 0; j < 9; j++ {
 			if j < 5 {
-				sOwn += dOwn[j]
-				sOpp += dOpp[j]
+				sum += delta[j]
 			}
 			if j >= 5 {
-				sOwn -= dOwn[j-5]
-				sOpp -= dOpp[j-5]
+				sum -= delta[j-5]
 			}
-			pot[j][o1] += sOwn
-			pot[j][o2] += sOpp
+			pot[j] += sum
 		}
 	}
 }
@@ -116,12 +127,16 @@ func (b *Board) updateWindows(p Point, c Color, play bool) {
 // Potential returns v(p) for side c: the sum of the scores of the windows
 // covering p that hold no stone of the other side (see WindowScore).
 func (b *Board) Potential(c Color, p Point) int32 {
-	var v int32
+	var v int64
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
-		v += b.pot[d][l&(2*Stride-1)][pos][(c-1)&1]
+		v += b.pot[d][l&(2*Stride-1)][pos]
 	}
-	return v
+	black, white := unpack(v)
+	if c == White {
+		return white
+	}
+	return black
 }
 
 // WindowCounts returns the stones of each side (black, white) in the window
@@ -136,5 +151,5 @@ func (b *Board) WindowCounts(p Point, d Direction) (black, white int, ok bool) {
 		return 0, 0, false
 	}
 	w := b.windows[d][l][pos]
-	return int(w[0]), int(w[1]), true
+	return int(w & 0xf), int(w >> 4), true
 }

@@ -150,8 +150,8 @@ var (
 	// ErrDefenderToMove: the attacker is not the side to move and the
 	// problem does not let the defender pass.
 	ErrDefenderToMove = errors.New("the attacker is not the side to move, so this is not a VCF/VCT problem (the defender would move first)")
-	// ErrGameOver: the position already holds a five.
-	ErrGameOver = errors.New("the position already holds a five")
+	// ErrGameOver: the defender already has a five on the board.
+	ErrGameOver = errors.New("the defender already has a five: the game is over")
 	// ErrBadProblem: the problem is malformed (no board, bad colour).
 	ErrBadProblem = errors.New("malformed problem")
 	// ErrReplay: a line the search produced failed the replay on a fresh
@@ -159,7 +159,10 @@ var (
 	ErrReplay = errors.New("internal error: winning line failed replay")
 )
 
-// check validates a problem and returns the attacker and defender.
+// check validates a problem and returns the attacker and defender. A five of
+// the attacker already on the board is allowed (some benchmark positions
+// hold one; the search then finds another five at once); a five of the
+// defender is ErrGameOver.
 func (pr Problem) check() (att, def engine.Color, err error) {
 	if pr.Board == nil {
 		return 0, 0, fmt.Errorf("%w: no board", ErrBadProblem)
@@ -173,7 +176,7 @@ func (pr Problem) check() (att, def engine.Color, err error) {
 	if pr.ToMove != pr.Attacker && !pr.DefenderPasses {
 		return 0, 0, ErrDefenderToMove
 	}
-	if pr.Board.HasFive(engine.Black) || pr.Board.HasFive(engine.White) {
+	if pr.Board.HasFive(pr.Attacker.Opponent()) {
 		return 0, 0, ErrGameOver
 	}
 	return pr.Attacker, pr.Attacker.Opponent(), nil

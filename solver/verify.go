@@ -31,9 +31,10 @@ var errOverLimit = errors.New("line longer than the depth limit")
 //     attacker's move blocks it; after it, the defender has no five-point
 //     (else the defender would make five instead of blocking);
 //   - every defender move is the single five-point of the attacker's four;
-//   - the line stops exactly where the win is certain: a five (checked by
-//     scanning the board), two or more five-points for the attacker, or a
-//     single five-point forbidden to a black defender.
+//   - the line stops exactly where the win is certain: a five, two or more
+//     five-points for the attacker, or a single five-point forbidden to a
+//     black defender. Fives are checked by walking the lines through the
+//     move (engine.Board.FiveThrough), not with the pattern tables.
 //
 // The error describes the first flaw, with the move's index and point.
 func Verify(pr Problem, line []engine.Point) (LineEnd, error) {
@@ -55,7 +56,7 @@ func Verify(pr Problem, line []engine.Point) (LineEnd, error) {
 		}
 		defFives := b.Points(def, engine.FivePoints, nil)
 		b.Play(m, att)
-		if b.HasFive(att) {
+		if b.FiveThrough(m) {
 			if i != len(line)-1 {
 				return EndNone, fmt.Errorf("move %d (%v): a five, but the line goes on", i+1, m)
 			}
@@ -76,7 +77,7 @@ func Verify(pr Problem, line []engine.Point) (LineEnd, error) {
 		}
 		for _, f := range fives { // each five-point really makes a five
 			b.Play(f, att)
-			ok := b.HasFive(att)
+			ok := b.FiveThrough(f)
 			b.Undo()
 			if !ok {
 				return EndNone, fmt.Errorf("move %d (%v): five-point %v makes no five", i+1, m, f)
@@ -101,7 +102,7 @@ func Verify(pr Problem, line []engine.Point) (LineEnd, error) {
 			return EndNone, fmt.Errorf("move %d (%v): the defender must block at %v", i+2, line[i+1], fives[0])
 		}
 		b.Play(fives[0], def)
-		if b.HasFive(def) {
+		if b.FiveThrough(fives[0]) {
 			return EndNone, fmt.Errorf("move %d (%v): the block makes a five", i+2, fives[0])
 		}
 	}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/engine"
+	"gomoku/positions"
+	"gomoku/solver"
+)
+
+// benchSet is the default bench set: quintet's VCF cases.
+//
+//go:embed benchdata/*.txt
+var benchSet embed.FS
+
+func benchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "bench",
+		Usage:     "measure the board kernel and the VCF search on a fixed set of positions",
+		ArgsUsage: "[FILE...] (default: the built-in set, quintet's VCF cases)",
+		Description: "Reports Play+Undo pairs per second on a 15x15 middle game, then solves each position repeatedly\n" +
+			"and reports its median time. The signature (the sum of node counts) is the same on every machine\n" +
+			"for the same code and set; a change in it means the search changed.",
+		Flags: []cli.Flag{
+			&cli.DurationFlag{Name: "min-time", Value: 200 * time.Millisecond, Usage: "least time spent on each position"},
+			&cli.IntFlag{Name: "memory", Value: solver.DefaultMemoryMiB, Usage: "transposition table size, MiB"},
+		},
+		Action: func(c *cli.Context) error {
+			out := c.App.Writer
+			rate, err := playUndoRate(time.Second)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "kernel: %.2f M Play+Undo pairs/s (renju, 15x15 middle game, one core)\n", rate/1e6)
+			var ps []*positions.Position
+			if c.NArg() == 0 {
+				names, _ := fs.Glob(benchSet, "benchdata/*.txt")
+				for _, n := range names {
+					data, err := benchSet.ReadFile(n)
+					if err != nil {
+						return err
+					}
+					got, errs := positions.Parse(path.Base(n), data, positions.Auto, positions.DefaultOptions)
+					if len(errs) > 0 {
+						return errs[0]
+					}
+					ps = append(ps, got...)
+				}
+			} else {
+				for _, n := range c.Args().Slice() {
+					data, err := os.ReadFile(n)
+					if err != nil {
+						return err
+					}
+					got, errs := positions.Parse(n, data, positions.Auto, positions.DefaultOptions)
+					for _, e := range errs {
+						fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", e)
+					}
+					ps = append(ps, got...)
+				}
+			}
+			vcf := solver.NewVCF(c.Int("memory"))
+			var signature, nodes int64
+			var total time.Duration
+			fmt.Fprintf(out, "%-28s %-7s %8s %12s %6s\n", "position", "result", "nodes", "median", "runs")
+			for _, p := range ps {
+				b, err := p.Board(p.Rule)
+				if err != nil {
+					return err
+				}
+				att := p.Attacker
+				if att == engine.Empty {
+					att = p.ToMove
+				}
+				lim := solver.Limits{}
+				if p.Puzzle != nil {
+					lim.Depth = p.Puzzle.Limit
+				}
+				pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att}
+				var times []time.Duration
+				var res solver.Result
+				for start := time.Now(); len(times) < 5 || time.Since(start) < c.Duration("min-time"); {
+					if res, err = vcf.Search(c.Context, pr, lim, nil); err != nil {
+						return fmt.Errorf("%s: %w", p.Label(), err)
+					}
+					times = append(times, res.Elapsed)
+				}
+				slices.Sort(times)
+				med := times[len(times)/2]
+				signature += res.Nodes
+				nodes += res.Nodes
+				total += med
+				fmt.Fprintf(out, "%-28s %-7s %8d %12s %6d\n", p.Label(), res.Status, res.Nodes, med, len(times))
+			}
+			nps := 0.0
+			if total > 0 {
+				nps = float64(nodes) / total.Seconds()
+			}
+			fmt.Fprintf(out, "total: %d positions, %d nodes, %s (medians summed), %.0f nodes/s\n", len(ps), nodes, total, nps)
+			fmt.Fprintf(out, "signature: %d\n", signature)
+			return nil
+		},
+	}
+}
+
+// benchGame is a renju middle game (24 moves of a Rapfi-mintaka game,
+// ../shared/data/games/renju/003.psq) for the kernel rate.
+const benchGame = "h8h7h9g7i7g9i8g8g10j7h11f9h10h12i6i9i10f10k8j9j8l8k9e10"
+
+// playUndoRate plays and takes back a stone on every empty cell of the bench
+// game in turn for about d and returns pairs per second.
+func playUndoRate(d time.Duration) (float64, error) {
+	p, errs := positions.Parse("bench", []byte(benchGame), positions.MoveList, positions.DefaultOptions)
+	if len(errs) > 0 {
+		return 0, errs[0]
+	}
+	b, err := p[0].Board(engine.Renju)
+	if err != nil {
+		return 0, err
+	}
+	var empty []engine.Point
+	for y := 0; y < b.Size(); y++ {
+		for x := 0; x < b.Size(); x++ {
+			if q := engine.PointAt(x, y); b.At(q) == engine.Empty {
+				empty = append(empty, q)
+			}
+		}
+	}
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		for _, q := range empty {
+			b.Play(q, engine.Black)
+			b.Undo()
+		}
+		n += len(empty)
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}

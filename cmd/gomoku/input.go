@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/engine"
+	"gomoku/positions"
+)
+
+// inputFlags are the flags of every command that reads positions.
+func inputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, EnvVars: []string{"GOMOKU_RULE"},
+			Usage: "rule: freestyle, standard or renju (default: the file's rule, else renju; freestyle for .psq)"},
+		&cli.StringFlag{Name: "input-format", Aliases: []string{"i"}, Value: "auto",
+			Usage: "input format: auto, moves, diagram, psq, jsonl or lfz"},
+		&cli.IntFlag{Name: "size", Value: engine.DefaultSize,
+			Usage: "board size of move lists and openings that do not state one (5 to 22)"},
+	}
+}
+
+// input is what the input flags say.
+type input struct {
+	rule    engine.Rule
+	ruleSet bool
+	format  positions.Format
+	opt     positions.Options
+	stdin   io.Reader
+}
+
+// parseInput reads the input flags; errors are usage errors.
+func parseInput(c *cli.Context, stdin io.Reader) (*input, error) {
+	in := &input{opt: positions.DefaultOptions, stdin: stdin}
+	if s := c.String("rule"); s != "" {
+		r, err := engine.ParseRule(s)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		in.rule, in.ruleSet = r, true
+	}
+	f, err := positions.ParseFormat(c.String("input-format"))
+	if err != nil {
+		return nil, usageError{err}
+	}
+	in.format = f
+	if n := c.Int("size"); n < engine.MinSize || n > engine.MaxSize {
+		return nil, usagef("--size %d: %v (want %d to %d)", n, engine.ErrBadSize, engine.MinSize, engine.MaxSize)
+	} else {
+		in.opt.Size = n
+	}
+	if c.NArg() == 0 {
+		return nil, usagef("no input: name one or more files, or - for standard input")
+	}
+	return in, nil
+}
+
+// each reads every file named on the command line and calls fn for each
+// good position, with the rule to use and its board. Bad files and records,
+// and records fn fails on, are reported on stderr (and to bad, when not nil,
+// for JSON output), counted, and skipped. each returns errRecords if any
+// failed, or the context's error once cancelled.
+func (in *input) each(c *cli.Context, bad func(p *positions.Position, err error),
+	fn func(p *positions.Position, r engine.Rule, b *engine.Board) error) error {
+	failed := 0
+	report := func(p *positions.Position, err error) {
+		failed++
+		fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
+		if bad != nil {
+			bad(p, err)
+		}
+	}
+	for _, name := range c.Args().Slice() {
+		var data []byte
+		var err error
+		if name == "-" {
+			data, err = io.ReadAll(in.stdin)
+		} else {
+			data, err = os.ReadFile(name)
+		}
+		if err != nil {
+			report(&positions.Position{Source: name, Index: -1}, err)
+			continue
+		}
+		ps, errs := positions.Parse(name, data, in.format, in.opt)
+		for _, e := range errs {
+			rec := &positions.Position{Source: name, Index: -1}
+			var pe *positions.ParseError
+			if errors.As(e, &pe) {
+				rec.Index, rec.Line = pe.Record, pe.Line
+			}
+			report(rec, e)
+		}
+		for _, p := range ps {
+			if err := c.Context.Err(); err != nil {
+				return err
+			}
+			r := p.Rule
+			if in.ruleSet {
+				r = in.rule
+			}
+			b, err := p.Board(r)
+			if err == nil {
+				err = fn(p, r, b)
+			}
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			if err != nil {
+				var pe *positions.ParseError
+				if !errors.As(err, &pe) {
+					err = &positions.ParseError{File: p.Source, Line: p.Line, Record: p.Index, Err: err}
+				}
+				report(p, err)
+			}
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d record(s) or file(s) failed: %w", failed, errRecords)
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+// Command gomoku solves and analyses gomoku and renju positions: it proves
+// wins by continuous fours (VCF) with checkable lines, lists renju forbidden
+// points, and draws positions, reading move lists, board diagrams, Gomocup
+// .psq records, the shared JSONL puzzle schema and lfz084 puzzle files.
+//
+// Each command has its own file: solve.go, show.go, forbidden.go, bench.go;
+// input.go reads positions, render.go draws boards and writes JSON Lines.
+// Exit codes: 0 done, 1 error (including any bad record in a batch), 2 usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is the program's version, printed by --version.
+const version = "0.1.0"
+
+// Exit codes, documented in --help and the README.
+const (
+	exitOK    = 0 // done (a solve that finds no win is done too)
+	exitError = 1 // an error: unreadable input, a bad record, an internal error
+	exitUsage = 2 // bad flags, arguments or command
+)
+
+const exitCodesHelp = `EXIT CODES:
+   0  done (a search that finds no win is done too)
+   1  error: unreadable file, a bad record (the others are still processed), internal error
+   2  usage: bad flag, argument or command`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError marks an error as a usage problem (exit code 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// errRecords reports that some records of a batch failed; each failure has
+// already been reported.
+var errRecords = errors.New("some records failed")
+
+// run is the whole program with its environment passed in, for tests.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var notFound string
+	app := newApp(stdin, stdout, stderr)
+	app.CommandNotFound = func(c *cli.Context, name string) { notFound = name }
+	err := app.RunContext(ctx, args)
+	switch {
+	case notFound != "":
+		fmt.Fprintf(stderr, "gomoku: no command %q; see gomoku --help\n", notFound)
+		return exitUsage
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errRecords):
+		return exitError
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "gomoku: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "gomoku: %v\n", err)
+	return exitError
+}
+
+// newApp builds the command-line application.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	onUsage := func(c *cli.Context, err error, _ bool) error {
+		return usageError{fmt.Errorf("%w (see gomoku %s --help)", err, c.Command.Name)}
+	}
+	cmds := []*cli.Command{solveCommand(stdin), showCommand(stdin), forbiddenCommand(stdin), benchCommand()}
+	for _, c := range cmds {
+		c.OnUsageError = onUsage
+		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+	}
+	return &cli.App{
+		Name:    "gomoku",
+		Usage:   "solve and analyse gomoku and renju positions",
+		Version: version,
+		Description: "Proves wins by continuous fours (VCF) and lists renju forbidden points, for positions read\n" +
+			"from move lists, board diagrams, Gomocup .psq records, JSONL puzzle files and lfz084 puzzle files.\n" +
+			"Points are written in renju notation (a1 bottom-left, h8 the centre of 15x15) or as Piskvork x,y.",
+		Commands:              cmds,
+		Reader:                stdin,
+		Writer:                stdout,
+		ErrWriter:             stderr,
+		OnUsageError:          onUsage,
+		ExitErrHandler:        func(*cli.Context, error) {}, // run maps errors to exit codes
+		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
+		HideHelpCommand:       true,
+	}
+}

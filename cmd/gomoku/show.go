@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/engine"
+	"gomoku/positions"
+)
+
+func showCommand(stdin io.Reader) *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "draw each position",
+		ArgsUsage: "FILE... (- for standard input)",
+		Flags: append(inputFlags(),
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json (JSON Lines)"}),
+		Action: func(c *cli.Context) error {
+			in, err := parseInput(c, stdin)
+			if err != nil {
+				return err
+			}
+			format := c.String("format")
+			if format != "text" && format != "json" {
+				return usagef("--format %q: want text or json", format)
+			}
+			out := c.App.Writer
+			var bad func(p *positions.Position, err error)
+			if format == "json" {
+				bad = func(p *positions.Position, err error) {
+					_ = writeJSON(out, errorRecord{Source: p.Source, Index: p.Index, Line: p.Line, Error: err.Error()})
+				}
+			}
+			return in.each(c, bad, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+				if format == "json" {
+					return writeJSON(out, positionRecord(p, r))
+				}
+				fmt.Fprintf(out, "%s  %s %dx%d  %s to move, %d black and %d white stones\n", p.Label(), r, p.Size,
+					p.Size, p.ToMove, len(p.Black), len(p.White))
+				drawBoard(out, b, nil)
+				fmt.Fprintln(out)
+				return nil
+			})
+		},
+	}
+}
+
+// positionJSON is the JSON line written per position by show, in the shared
+// puzzle schema's field names.
+type positionJSON struct {
+	Source   string   `json:"source"`
+	Index    int      `json:"index"`
+	ID       string   `json:"id,omitempty"`
+	Rule     string   `json:"rule"`
+	Size     int      `json:"size"`
+	Black    []string `json:"black"`
+	White    []string `json:"white"`
+	Moves    string   `json:"moves,omitempty"`
+	ToMove   string   `json:"to_move"`
+	Attacker string   `json:"attacker,omitempty"`
+}
+
+func positionRecord(p *positions.Position, r engine.Rule) positionJSON {
+	rec := positionJSON{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
+		Black: pointStrings(p.Black), White: pointStrings(p.White), ToMove: p.ToMove.String()}
+	for _, m := range p.Moves {
+		rec.Moves += m.String()
+	}
+	if p.Attacker != engine.Empty {
+		rec.Attacker = p.Attacker.String()
+	}
+	return rec
+}
