@@ -346,15 +346,11 @@ func (b *Board) updateLines(p Point, code uint32) {
 	}
 }
 
-// refresh recomputes the line pattern of empty cell q along d from its key,
-// and the cell's threats, for each side whose view is not blocked: blocked is
-// a mask of the colours seen between q and the changed cell (White blocks
-// black, Black blocks white).
-func (b *Board) refresh(q Point, d int, blocked Color) {
-	b.refreshKey(q, d, blocked, b.key(q, d))
-}
-
-// refreshKey is refresh with q's key along d already computed.
+// refreshKey recomputes the line pattern of empty cell q along d from its
+// key, and the cell's threats, for each side whose view is not blocked:
+// blocked is a mask of the colours seen between q and the changed cell
+// (White blocks black, Black blocks white). The cell's previous state goes
+// to the undo log when anything changes.
 func (b *Board) refreshKey(q Point, d int, blocked Color, key uint32) {
 	q &= NumCells - 1
 	code := uint16(b.lines[key&(keySpace-1)])
