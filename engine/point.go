@@ -118,14 +118,18 @@ func ParsePoint(s string, size int) (Point, error) {
 		}
 		return PointAt(x, size-1-y), nil
 	}
-	p, n := ScanPoint(s, size)
-	if n == 0 || n != len(s) {
+	if len(s) < 2 || s[0]|0x20 < 'a' || s[0]|0x20 > 'z' {
 		return NoPoint, fmt.Errorf("%q: %w", s, ErrBadPoint)
 	}
-	if !p.In(size) {
+	row, err := strconv.Atoi(s[1:])
+	if err != nil || s[1] < '0' || s[1] > '9' {
+		return NoPoint, fmt.Errorf("%q: %w", s, ErrBadPoint)
+	}
+	x := int(s[0]|0x20 - 'a')
+	if x >= size || row < 1 || row > size {
 		return NoPoint, fmt.Errorf("%q on %dx%d: %w", s, size, size, ErrOffBoard)
 	}
-	return p, nil
+	return PointAt(x, row-1), nil
 }
 
 // ScanPoint reads a point in renju notation from the start of s: one column

@@ -81,7 +81,7 @@ func jsonPosition(name, raw string, line, index int, opt Options) (*Position, er
 		case errors.As(err, &se):
 			col = int(se.Offset)
 		case errors.As(err, &te):
-			col = int(te.Offset)
+			col = at(te.Field)
 		}
 		return nil, bad(col, fmt.Errorf("%w: %v", ErrSyntax, err))
 	}

@@ -237,7 +237,7 @@ func Detect(data []byte) Format {
 		if k, _, ok := header(line); ok && k == "board" {
 			return Diagram
 		}
-		if _, ok := diagramRow(line); ok {
+		if _, ok := diagramRow(line, engine.MinSize); ok {
 			return Diagram
 		}
 		sawText = true

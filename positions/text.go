@@ -94,8 +94,9 @@ func isNumber(s string) bool {
 }
 
 // diagramRow returns the cells of a diagram row, or ok=false for any other
-// line. A row has at least engine.MinSize cells.
-func diagramRow(line string) (cells []byte, ok bool) {
+// line. A row that starts a diagram has at least engine.MinSize cells; the
+// rows after it need only one, so that a short row is reported as such.
+func diagramRow(line string, minCells int) (cells []byte, ok bool) {
 	f := strings.Fields(line)
 	if len(f) > 0 && isNumber(f[0]) {
 		f = f[1:]
@@ -118,7 +119,7 @@ func diagramRow(line string) (cells []byte, ok bool) {
 			cells = append(cells, t[0])
 		}
 	}
-	return cells, len(cells) >= engine.MinSize
+	return cells, len(cells) >= minCells && len(cells) > 0
 }
 
 // labelRow reports whether a line is a row of column letters, "A B C ..." or
@@ -163,14 +164,14 @@ func parseText(name string, data []byte, f Format, opt Options) ([]*Position, []
 			}
 			continue
 		}
-		if _, ok := diagramRow(line); ok {
+		if _, ok := diagramRow(line, engine.MinSize); ok {
 			// a block of rows, possibly ending with a label row
 			start := i
 			var rows [][]byte
 			var rowLines []int
 			for ; i < len(lines); i++ {
 				l := strings.TrimSpace(strings.TrimRight(lines[i], "\r"))
-				cells, ok := diagramRow(l)
+				cells, ok := diagramRow(l, 1)
 				if !ok {
 					break
 				}
@@ -382,12 +383,15 @@ func (st *textState) diagram(rows [][]byte, rowLines []int, index int) (*Positio
 	bad := func(line, col int, err error) error {
 		return &ParseError{File: st.name, Line: line, Column: col, Record: index, Err: err}
 	}
-	n := len(rows)
+	n := len(rows[0])
 	for i, r := range rows {
 		if len(r) != n {
-			return nil, bad(rowLines[i], 0, fmt.Errorf("%w: %d rows but %d cells in this row (boards are square)",
-				ErrBadSize, n, len(r)))
+			return nil, bad(rowLines[i], 0, fmt.Errorf("%w: this row has %d cells, the first has %d",
+				ErrBadSize, len(r), n))
 		}
+	}
+	if len(rows) != n {
+		return nil, bad(first, 0, fmt.Errorf("%w: %d rows of %d cells (boards are square)", ErrBadSize, len(rows), n))
 	}
 	if n < engine.MinSize || n > engine.MaxSize {
 		return nil, bad(first, 0, fmt.Errorf("%w: %dx%d", ErrBadSize, n, n))

@@ -1,0 +1,84 @@
+package positions
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gomoku/positions/datatest"
+)
+
+// seeds are small inputs of every format, including broken ones.
+var seeds = []string{
+	"h8 i9 j10\n", "h8i9j10\n", "7,7 8,8\n", "0,0, 1,0, 1,3\n", "rule: freestyle\nsize: 19\na1 s19\n",
+	"   A B C D E\n 5 . . . . . 5\n 4 . X . . . 4\n 3 . . O . . 3\n 2 . . . . . 2\n 1 X . . . . 1\n",
+	"mode: vcf\nattacker: o\nlimit: 3\nexpect: a1,b2\nboard:\n.....\n.o...\n..x..\n.....\n.....\n",
+	"Piskvorky 15x15, 11:11, 0\r\n8,8,0\r\n9,9,120\r\nx\r\n0\r\n",
+	`{"id":"x/1","rule":"renju","size":15,"black":["h8"],"white":["h9"],"to_move":"black","task":"vcf","expect":"win","line":["a1"]}` + "\n",
+	`{"puzzles": [{"mode": 0}, {"side": 2, "rule": 2, "size": 6, "mode": 32, "blackStones": "A10", "whiteStones": "F15"}]}`,
+	"a1 a2 b1 b2 c1 c2 d1 d2 e1 f1\n", "Piskvorky 99x99\n", `{"size":`, "\x00", "h8 h8", "x x\n. .",
+}
+
+// addSeeds adds the seeds and the repository's sample files to f's corpus.
+func addSeeds(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	files, _ := filepath.Glob(filepath.Join(datatest.Local(f), "quintet", "*.txt"))
+	for _, p := range files {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+}
+
+// checkParse runs Parse and checks the invariants that hold for any input:
+// no panic, every error a located *ParseError, every position sets up.
+func checkParse(t *testing.T, data []byte, format Format) {
+	ps, errs := Parse("fuzz", data, format, DefaultOptions)
+	for _, e := range errs {
+		var pe *ParseError
+		if !errors.As(e, &pe) || pe.File != "fuzz" || pe.Line < 1 || pe.Column < 0 {
+			t.Fatalf("error %v (%T) is not a located ParseError", e, e)
+		}
+	}
+	for _, p := range ps {
+		if _, err := p.Board(p.Rule); err != nil {
+			t.Fatalf("position %d does not set up: %v", p.Index, err)
+		}
+		if p.ToMove != 1 && p.ToMove != 2 {
+			t.Fatalf("position %d: side to move %v", p.Index, p.ToMove)
+		}
+	}
+}
+
+func FuzzParseAuto(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, Auto) })
+}
+
+func FuzzParseMoveList(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, MoveList) })
+}
+
+func FuzzParseDiagram(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, Diagram) })
+}
+
+func FuzzParsePSQ(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, PSQ) })
+}
+
+func FuzzParseJSONL(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, JSONL) })
+}
+
+func FuzzParseLFZ(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, LFZ) })
+}
