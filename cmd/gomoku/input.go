@@ -88,15 +88,27 @@ func (in *input) each(c *cli.Context, bad func(p *positions.Position, err error)
 			continue
 		}
 		ps, errs := positions.Parse(name, data, in.format, in.opt)
-		for _, e := range errs {
-			rec := &positions.Position{Source: name, Index: -1}
+		// report in input order: each error before the first record after it
+		errLine := func(e error) int {
 			var pe *positions.ParseError
 			if errors.As(e, &pe) {
-				rec.Index, rec.Line = pe.Record, pe.Line
+				return pe.Line
 			}
-			report(rec, e)
+			return 0
+		}
+		flush := func(upTo int) {
+			for len(errs) > 0 && errLine(errs[0]) <= upTo {
+				rec := &positions.Position{Source: name, Index: -1}
+				var pe *positions.ParseError
+				if errors.As(errs[0], &pe) {
+					rec.Index, rec.Line = pe.Record, pe.Line
+				}
+				report(rec, errs[0])
+				errs = errs[1:]
+			}
 		}
 		for _, p := range ps {
+			flush(p.Line - 1)
 			if err := c.Context.Err(); err != nil {
 				return err
 			}
@@ -119,6 +131,7 @@ func (in *input) each(c *cli.Context, bad func(p *positions.Position, err error)
 				report(p, err)
 			}
 		}
+		flush(int(^uint(0) >> 1))
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d record(s) or file(s) failed: %w", failed, errRecords)

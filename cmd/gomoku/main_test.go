@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gomoku/positions/datatest"
+)
+
+// gomoku runs the program with args and stdin and returns its exit code,
+// standard output and standard error.
+func gomoku(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), append([]string{"gomoku"}, args...), strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func sample(t *testing.T, name string) string {
+	return filepath.Join(datatest.Local(t), "quintet", name)
+}
+
+// jsonLines decodes JSON Lines output into maps.
+func jsonLines(t *testing.T, s string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("not JSON: %q: %v", sc.Text(), err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestSolveText(t *testing.T) {
+	code, out, errOut := gomoku(t, "", "solve", sample(t, "vcf_black.txt"), sample(t, "vcf_black_short.txt"))
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"result: win in 12 attacker moves, ending in double-four", "line: 1.",
+		"result: no-win: no VCF within 11 attacker moves", " 15  .", "     a  b  c"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSolveJSON(t *testing.T) {
+	code, out, _ := gomoku(t, "", "solve", "--format", "json", sample(t, "vcf_white.txt"), sample(t, "vcf_white_short.txt"))
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	recs := jsonLines(t, out)
+	if len(recs) != 2 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for _, k := range []string{"source", "index", "rule", "size", "to_move", "attacker", "mode", "result", "line", "nodes", "time_ms", "tt_hits"} {
+		if _, ok := recs[0][k]; !ok {
+			t.Errorf("record lacks %q: %v", k, recs[0])
+		}
+	}
+	if recs[0]["result"] != "win" || recs[0]["line_end"] != "forbidden-block" || recs[0]["attacker"] != "white" ||
+		len(recs[0]["line"].([]any)) != 9 {
+		t.Errorf("win record: %v", recs[0])
+	}
+	if recs[1]["result"] != "no-win" || recs[1]["limit"] != 4.0 || len(recs[1]["line"].([]any)) != 0 {
+		t.Errorf("no-win record: %v", recs[1])
+	}
+}
+
+// TestBatchWithBadRecord checks that a bad record is reported with its
+// file, line and column, that the others are still solved, and that the
+// exit status says something failed.
+func TestBatchWithBadRecord(t *testing.T) {
+	in := "h8 i9 h9 i10 h10 i11\nh8 i9 z3\nh8 h9\n"
+	code, out, errOut := gomoku(t, in, "solve", "--rule", "freestyle", "--format", "json", "-")
+	if code != exitError {
+		t.Errorf("exit %d, want %d", code, exitError)
+	}
+	if !strings.Contains(errOut, "-:2:7: \"z3\" on 15x15: point off the board") {
+		t.Errorf("stderr %q lacks the located error", errOut)
+	}
+	recs := jsonLines(t, out)
+	if len(recs) != 3 || recs[0]["result"] != "win" || recs[1]["error"] == nil || recs[1]["line"] != 2.0 ||
+		recs[2]["result"] != "no-win" {
+		t.Errorf("records: %v", recs)
+	}
+}
+
+func TestNotAttackerToMove(t *testing.T) {
+	code, _, errOut := gomoku(t, "h8 a1 i8 a2 j8\n", "solve", "--attacker", "black", "-")
+	if code != exitError || !strings.Contains(errOut, "not a VCF puzzle: white is to move") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	code, out, _ := gomoku(t, "h8 a1 i8 a2 j8\n", "solve", "--attacker", "black", "--pass", "-")
+	if code != exitOK || !strings.Contains(out, "result: win") {
+		t.Errorf("with --pass: exit %d:\n%s", code, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for i, args := range [][]string{
+		{"solve"},
+		{"solve", "--rule", "chess", "x"},
+		{"solve", "--mode", "pns", "x"},
+		{"solve", "--format", "xml", "x"},
+		{"solve", "--no-such-flag", "x"},
+		{"solve", "--size", "40", "x"},
+		{"solve", "--limit", "-1", "x"},
+		{"fly"},
+		{"show", "--input-format", "sgf", "x"},
+	} {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			if code, _, errOut := gomoku(t, "", args...); code != exitUsage || errOut == "" {
+				t.Errorf("%v: exit %d, stderr %q; want %d with a message", args, code, errOut, exitUsage)
+			}
+		})
+	}
+	if code, _, errOut := gomoku(t, "", "solve", "no-such-file.txt"); code != exitError || !strings.Contains(errOut, "no-such-file.txt") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestHelpDocumentsExitCodes(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"solve", "--help"}} {
+		code, out, _ := gomoku(t, "", args...)
+		if code != exitOK || !strings.Contains(out, "EXIT CODES") || !strings.Contains(out, "2  usage") {
+			t.Errorf("%v: exit %d, help lacks exit codes:\n%s", args, code, out)
+		}
+	}
+}
+
+func TestForbidden(t *testing.T) {
+	in := "black_symbol: x\nto_move: black\n" + strings.Repeat(". . . . . . . . .\n", 3) +
+		". . . X X . . . .\n. . . . . . . . .\n. . . . . X . . .\n. . . . . X . . .\n" + strings.Repeat(". . . . . . . . .\n", 2)
+	code, out, errOut := gomoku(t, in, "forbidden", "--format", "json", "-")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	recs := jsonLines(t, out)
+	if len(recs) != 1 {
+		t.Fatalf("records %v", recs)
+	}
+	fp := recs[0]["forbidden"].([]any)
+	if len(fp) != 1 || fp[0].(map[string]any)["point"] != "f6" || fp[0].(map[string]any)["kind"] != "double-three" {
+		t.Errorf("forbidden: %v", fp)
+	}
+	code, out, _ = gomoku(t, in, "forbidden", "-")
+	if code != exitOK || !strings.Contains(out, "forbidden: f6 double-three") || !strings.Contains(out, "*3") {
+		t.Errorf("text:\n%s", out)
+	}
+}
+
+func TestShow(t *testing.T) {
+	code, out, _ := gomoku(t, "h8 i9\n", "show", "-")
+	if code != exitOK || !strings.Contains(out, "black to move, 1 black and 1 white stones") {
+		t.Errorf("text:\n%s", out)
+	}
+	code, out, _ = gomoku(t, "h8 i9\n", "show", "--format", "json", "-")
+	recs := jsonLines(t, out)
+	if code != exitOK || len(recs) != 1 || recs[0]["moves"] != "h8i9" || recs[0]["to_move"] != "black" {
+		t.Errorf("json: %v", recs)
+	}
+}
+
+// TestSolveSharedQuintet solves the shared quintet file through the CLI:
+// VCF cases get their expected verdict.
+func TestSolveSharedQuintet(t *testing.T) {
+	path := filepath.Join(datatest.Shared(t), "quintet.jsonl")
+	code, out, errOut := gomoku(t, "", "solve", "--format", "json", path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := jsonLines(t, string(data))
+	got := jsonLines(t, out)
+	if len(got) != len(want) {
+		t.Fatalf("%d results for %d records", len(got), len(want))
+	}
+	for i, w := range want {
+		if w["task"] == "vcf" && got[i]["result"] != w["expect"] {
+			t.Errorf("%v: %v, want %v", w["id"], got[i]["result"], w["expect"])
+		}
+	}
+}
+
+func TestBench(t *testing.T) {
+	code, out, _ := gomoku(t, "", "bench", "--min-time", "1ms")
+	if code != exitOK || !strings.Contains(out, "signature: ") || !strings.Contains(out, "vcf_long") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
