@@ -286,6 +286,13 @@ func (b *Board) recompute(p Point) {
 	}
 }
 
+// Reset takes back every stone, leaving the empty board.
+func (b *Board) Reset() {
+	for len(b.history) > 0 {
+		b.Undo()
+	}
+}
+
 // Put plays a stone of colour c at p after checking it: the error wraps
 // ErrOffBoard or ErrOccupied. It does not check the rules; setting up a
 // position may put any stone anywhere.

@@ -125,7 +125,7 @@ func ParsePoint(s string, size int) (Point, error) {
 	if err != nil || s[1] < '0' || s[1] > '9' {
 		return NoPoint, fmt.Errorf("%q: %w", s, ErrBadPoint)
 	}
-	x := int(s[0]|0x20 - 'a')
+	x := int(s[0] | 0x20 - 'a')
 	if x >= size || row < 1 || row > size {
 		return NoPoint, fmt.Errorf("%q on %dx%d: %w", s, size, size, ErrOffBoard)
 	}

@@ -42,13 +42,14 @@ type jsonRecord struct {
 func parseJSONL(name string, data []byte, opt Options) ([]*Position, []error) {
 	var out []*Position
 	var errs []error
+	var bs boards
 	index := 0
 	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\xef\xbb\xbf"), "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || isComment(line) {
 			continue
 		}
-		p, err := jsonPosition(name, raw, i+1, index, opt)
+		p, err := jsonPosition(name, raw, i+1, index, opt, &bs)
 		if err != nil {
 			errs = append(errs, err)
 		} else {
@@ -60,7 +61,7 @@ func parseJSONL(name string, data []byte, opt Options) ([]*Position, []error) {
 }
 
 // jsonPosition decodes and checks one record.
-func jsonPosition(name, raw string, line, index int, opt Options) (*Position, error) {
+func jsonPosition(name, raw string, line, index int, opt Options, bs *boards) (*Position, error) {
 	bad := func(col int, err error) error {
 		return &ParseError{File: name, Line: line, Column: col, Record: index, Err: err}
 	}
@@ -192,7 +193,7 @@ func jsonPosition(name, raw string, line, index int, opt Options) (*Position, er
 		}
 		p.Puzzle = pz
 	}
-	if _, err := p.Board(p.Rule); err != nil {
+	if err := p.check(bs); err != nil {
 		return nil, bad(0, err)
 	}
 	return p, nil

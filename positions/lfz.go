@@ -78,6 +78,7 @@ func parseLFZ(name string, data []byte, opt Options) ([]*Position, []error) {
 	}
 	var out []*Position
 	var errs []error
+	var bs boards
 	for index := 0; dec.More(); index++ {
 		off := dec.InputOffset()
 		var raw json.RawMessage
@@ -95,7 +96,7 @@ func parseLFZ(name string, data []byte, opt Options) ([]*Position, []error) {
 		if e.Mode == 0 && e.Stones == "" && e.BlackStones == "" && e.WhiteStones == "" {
 			continue // cover page
 		}
-		p, err := lfzPosition(name, e, index, opt)
+		p, err := lfzPosition(name, e, index, opt, &bs)
 		if err != nil {
 			errs = append(errs, fail(start, index, err))
 			continue
@@ -106,7 +107,7 @@ func parseLFZ(name string, data []byte, opt Options) ([]*Position, []error) {
 	return out, errs
 }
 
-func lfzPosition(name string, e lfzPuzzle, index int, opt Options) (*Position, error) {
+func lfzPosition(name string, e lfzPuzzle, index int, opt Options, bs *boards) (*Position, error) {
 	size := e.Size
 	if size == 0 {
 		size = engine.DefaultSize
@@ -177,7 +178,7 @@ func lfzPosition(name string, e lfzPuzzle, index int, opt Options) (*Position, e
 	case 64:
 		p.Puzzle = &Puzzle{Task: "vct", Expect: "win"}
 	}
-	if _, err := p.Board(p.Rule); err != nil {
+	if err := p.check(bs); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -92,25 +92,56 @@ func (p *Position) Board(r engine.Rule) (*engine.Board, error) {
 	if err != nil {
 		return nil, err
 	}
+	return b, p.place(b)
+}
+
+// boards hands out empty boards for checking records, reusing one board
+// while the size and rule stay the same (a board is large to allocate).
+type boards struct{ b *engine.Board }
+
+func (bs *boards) get(size int, r engine.Rule) (*engine.Board, error) {
+	if bs.b != nil && bs.b.Size() == size && bs.b.Rule() == r {
+		bs.b.Reset()
+		return bs.b, nil
+	}
+	b, err := engine.NewBoard(size, r)
+	if err != nil {
+		return nil, err
+	}
+	bs.b = b
+	return b, nil
+}
+
+// check sets the position up on a board from bs, as Board does.
+func (p *Position) check(bs *boards) error {
+	b, err := bs.get(p.Size, p.Rule)
+	if err != nil {
+		return err
+	}
+	return p.place(b)
+}
+
+// place puts the position's stones on the empty board b.
+func (p *Position) place(b *engine.Board) error {
 	if p.Moves != nil {
 		for i, m := range p.Moves {
 			if b.LastMoveWon() {
-				return nil, fmt.Errorf("move %d (%v): %w", i+1, m, ErrAfterFive)
+				return fmt.Errorf("move %d (%v): %w", i+1, m, ErrAfterFive)
 			}
 			if err := b.Put(m, engine.Color(1+i%2)); err != nil {
-				return nil, fmt.Errorf("move %d: %w", i+1, err)
+				return fmt.Errorf("move %d: %w", i+1, err)
 			}
 		}
-		return b, nil
+		return nil
 	}
 	for c, stones := range [2][]engine.Point{p.Black, p.White} {
 		for _, s := range stones {
 			if err := b.Put(s, engine.Color(c+1)); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return b, nil
+	return nil
 }
 
 // Format is an input format.

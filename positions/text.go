@@ -40,6 +40,7 @@ type textState struct {
 	sizeSet  bool
 	blackSym byte // 0: default
 	rec      map[string]headerVal
+	boards   boards
 }
 
 type headerVal struct {
@@ -439,7 +440,7 @@ func (st *textState) diagram(rows [][]byte, rowLines []int, index int) (*Positio
 				ErrSideToMove, len(p.Black), len(p.White)))
 		}
 	}
-	if _, err := p.Board(p.Rule); err != nil {
+	if err := p.check(&st.boards); err != nil {
 		return nil, bad(first, 0, err)
 	}
 	return p, nil
@@ -495,7 +496,7 @@ func (st *textState) moveList(raw string, line, index int) (*Position, error) {
 	bad := func(col int, err error) error {
 		return &ParseError{File: st.name, Line: line, Column: col, Record: index, Err: err}
 	}
-	b, err := engine.NewBoard(p.Size, p.Rule)
+	b, err := st.boards.get(p.Size, p.Rule)
 	if err != nil {
 		return nil, bad(0, err)
 	}
