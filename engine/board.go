@@ -9,17 +9,20 @@ import (
 //
 // Layout: cells live in the padded array described in point.go; every cell
 // that is not on the size×size playing area is a Wall, so walks along a line
-// need no bounds checks. Every line of the padded array (32 rows, 32 columns,
-// 63 diagonals each way) is also kept as one 64-bit word of 2-bit cell codes,
-// so the key of a cell along a direction (its ten neighbours, pattern.go) is
-// two shifts away. Per empty cell the board keeps, per side, the line pattern
-// of each direction and the combined Threat (threat.go). Per five-cell window (Garcia's
-// "monomials", monomial.go) it keeps the stone counts and, per cell, the
-// potential v(p) = Σ s(m) over the windows m covering p.
+// need no bounds checks. Every line of the padded array (32 rows, 32
+// columns, 63 diagonals each way) is also kept as one 64-bit word of 2-bit
+// cell codes, so the key of a cell along a direction (its ten neighbours,
+// pattern.go) is two shifts away. Per empty cell the board keeps, per side,
+// the line pattern of each direction and the combined Threat (threat.go),
+// and per side the sets of five-, four- and three-points. Per five-cell
+// window (García's "monomials", monomial.go) it keeps the stone counts, from
+// which the potential v(p) = Σ s(m) over the windows m covering p follows.
 //
 // A move touches only what it can change: its four line words, the patterns
-// of the (at most 40) cells within five steps along its four lines and the (at most 20) windows
-// that cover it. Play and Undo allocate nothing once the board exists.
+// of the (at most 40) cells within five steps along its four lines, and the
+// (at most 20) windows that cover it. Undo restores the patterns from an undo
+// log instead of recomputing them. Play and Undo allocate nothing once the
+// board exists.
 //
 // A Board is not safe for concurrent use; give each goroutine its own Clone.
 type Board struct {
@@ -42,9 +45,8 @@ type Board struct {
 	undoLog []change // cell states overwritten by the moves in history, [:logLen]
 	logLen  int
 
-	windowOK [NumDirs][2 * Stride]uint32            // bit pos: the window starting there is on the board
-	windows  [NumDirs][2 * Stride][Stride]uint8     // window states, by window start (monomial.go)
-	pot      [NumDirs][2 * Stride][Stride + 8]int64 // packed potentials per direction (monomial.go)
+	windowOK [NumDirs][2 * Stride]uint32        // bit pos: the window starting there is on the board
+	windows  [NumDirs][2 * Stride][Stride]uint8 // window states, by window start (monomial.go)
 }
 
 // move is one entry of the undo stack.

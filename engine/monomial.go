@@ -7,9 +7,9 @@ package engine
 // windows that cover it. A window holding stones of both sides can never
 // become a five and scores 0; a window holding k stones of one side only (and
 // none of the other) scores WindowScore[k] for that side. The potential of a
-// cell for a side is v(p) = Σ s(m) over the windows m that cover p: a cheap,
-// incrementally kept measure of how many live lines pass through p and how
-// full they are, used to order and bias moves.
+// cell for a side is v(p) = Σ s(m) over the windows m that cover p: a cheap
+// measure of how many live lines pass through p and how full they are, used
+// to order and bias moves.
 
 // WindowScore is the score s(m), per side, of a window holding k stones of
 // that side and none of the other, for k = 0..5 (entries 6 and 7 are
@@ -17,20 +17,18 @@ package engine
 // makes one window with one more stone outweigh most sums of weaker windows.
 var WindowScore = [8]int32{1, 8, 64, 512, 4096, 32768}
 
-// Windows and potentials are stored line-major, [direction][line][position]
-// with the line and position of lineOf, so the five windows covering a cell
-// along one direction, and the nine cells they cover, are adjacent in memory.
-// A window is named by the position of its first cell (lowest position).
-//
-// A window's state is one byte, black stones in the low nibble and white
-// stones in the high nibble. Both sides' scores of a state are packed into
-// one int64, black + white·2^32 (packedScore); since packing is linear, sums
-// and differences of packed values are the packed sums and differences, so
-// one addition updates both sides' potentials. The potential of a cell is
-// kept per direction, pot[d][l][pos] (packed), the sum over the windows
-// along d; v(p) adds the four directions.
+// Windows are stored line-major, [direction][line][position] with the line
+// and position of lineOf, so the five windows covering a cell along one
+// direction are adjacent in memory. A window is named by the position of its
+// first cell (lowest position). Its state is one byte, black stones in the
+// low nibble and white stones in the high nibble; Play and Undo update the
+// states of the windows covering the move and nothing else. Potentials are
+// computed from the states when asked for (20 table reads), which keeps
+// their cost out of searches that never ask.
 
-// packedScore gives, per window state byte, both sides' scores, packed.
+// packedScore gives, per window state byte, both sides' scores packed into
+// one int64 as black + white·2^32. Packing is linear, so a sum of packed
+// values is the packed pair of sums (see unpack).
 var packedScore = func() (t [256]int64) {
 	for nb := 0; nb <= 5; nb++ {
 		for nw := 0; nw <= 5; nw++ {
@@ -53,8 +51,7 @@ func unpack(v int64) (black, white int32) {
 	return black, int32((v - int64(black)) >> 32)
 }
 
-// initWindows marks the windows that lie wholly on the board and sets every
-// cell's potential to the sum over its empty windows.
+// initWindows marks the windows that lie wholly on the board.
 func (b *Board) initWindows() {
 	for i := range b.cells {
 		p := Point(i)
@@ -62,77 +59,60 @@ func (b *Board) initWindows() {
 			continue
 		}
 		for d := 0; d < NumDirs; d++ {
-			end := Point(int(p) + 4*Dirs[d])
-			if !end.In(b.size) {
-				continue
-			}
-			l, pos := lineOf(p, d)
-			b.windowOK[d][l] |= 1 << pos
-			for k := 0; k < 5; k++ {
-				b.pot[d][l][pos+k] += packedScore[0]
+			if end := Point(int(p) + 4*Dirs[d]); end.In(b.size) {
+				l, pos := lineOf(p, d)
+				b.windowOK[d][l] |= 1 << pos
 			}
 		}
 	}
 }
 
 // updateWindows adds (play) or removes (undo) a stone of colour c at p in the
-// states of the windows covering p, and moves the potentials of their cells
-// by the change in each window's scores.
-//
-// Along each direction the five windows covering p start at positions
-// pos-4..pos and together cover the nine cells pos-4..pos+4; the change at
-// pos-4+j is the sum of the changes of the windows starting at pos-4+i for
-// i in [j-4, j], kept as a running sum, so each cell is written once per
-// direction.
+// states of the (at most 20) windows covering p: along each direction, the
+// windows starting at positions pos-4..pos.
 func (b *Board) updateWindows(p Point, c Color, play bool) {
 	inc := uint8(1) // a black stone
 	if c == White {
 		inc = 16
 	}
+	if !play {
+		inc = -inc
+	}
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
 		l &= 2*Stride - 1
 		ok := b.windowOK[d][l] >> (pos - 4) & 0x1f // bit i: window starting at pos-4+i
-		if ok == 0 {
-			continue
-		}
 		win := (*[5]uint8)(b.windows[d][l][pos-4 : pos+1])
-		var delta [5]int64
 		for i := 0; i < 5; i++ {
-			if ok>>i&1 == 0 {
-				continue
+			if ok>>i&1 != 0 {
+				win[i] += inc
 			}
-			old := win[i]
-			if play {
-				win[i] = old + inc
-			} else {
-				win[i] = old - inc
-			}
-			delta[i] = packedScore[win[i]] - packedScore[old]
-		}
-		pot := (*[9]int64)(b.pot[d][l][pos-4 : pos+5])
-		var sum int64
-		for j := 0; j < 9; j++ {
-			if j < 5 {
-				sum += delta[j]
-			}
-			if j >= 5 {
-				sum -= delta[j-5]
-			}
-			pot[j] += sum
 		}
 	}
 }
 
-// Potential returns v(p) for side c: the sum of the scores of the windows
-// covering p that hold no stone of the other side (see WindowScore).
-func (b *Board) Potential(c Color, p Point) int32 {
+// potentials returns v(p) for both sides, packed (see packedScore).
+func (b *Board) potentials(p Point) int64 {
 	var v int64
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
-		v += b.pot[d][l&(2*Stride-1)][pos]
+		l &= 2*Stride - 1
+		ok := b.windowOK[d][l] >> (pos - 4) & 0x1f
+		win := (*[5]uint8)(b.windows[d][l][pos-4 : pos+1])
+		for i := 0; i < 5; i++ {
+			if ok>>i&1 != 0 {
+				v += packedScore[win[i]]
+			}
+		}
 	}
-	black, white := unpack(v)
+	return v
+}
+
+// Potential returns v(p) for side c: the sum of the scores of the windows
+// covering p that hold no stone of the other side (see WindowScore), 0 to
+// 20·WindowScore[5].
+func (b *Board) Potential(c Color, p Point) int32 {
+	black, white := unpack(b.potentials(p))
 	if c == White {
 		return white
 	}
