@@ -119,6 +119,8 @@ type Result struct {
 	Line []engine.Point
 	// End says how Line ends.
 	End LineEnd
+	// Shortest says no line with fewer attacker moves exists (proven).
+	Shortest bool
 	// Proven is, for StatusNoWin, the limit the disproof holds under:
 	// Proven.Depth is the attacker-move limit searched (0 when the search
 	// was exhaustive, with no depth limit reached).

@@ -30,9 +30,10 @@ import (
 // A VCF value is reusable across Search calls; its table is sized once.
 type VCF struct {
 	tt *failTable
-	// Shortest makes Search iterate the depth limit upwards from 1, so the
-	// line it returns is a shortest one (and that is proven), at the cost of
-	// re-searching shallower limits.
+	// Shortest makes Search return a shortest winning line: after the first
+	// win, of L attacker moves, it searches the limits 1, 2, ... L-1 in turn
+	// and keeps the first win found, so that no shorter line exists is
+	// proven (Result.Shortest). Disproofs cost nothing more.
 	Shortest bool
 }
 
@@ -88,35 +89,24 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 	if maxDepth <= 0 || maxDepth > maxVCFDepth {
 		maxDepth = maxVCFDepth
 	}
-	first := maxDepth
-	if v.Shortest {
-		first = 1
+	res := r.deepen(maxDepth, maxDepth, lim)
+	if res.Status == StatusWin && v.Shortest {
+		// Look for shorter lines; the limits below L are searched in
+		// increasing order, so the first win is a shortest one.
+		shorter := r.deepen(1, attackerMoves(res.Line)-1, lim)
+		switch shorter.Status {
+		case StatusWin:
+			res.Line, res.End = shorter.Line, shorter.End
+			res.Shortest = true
+		case StatusNoWin:
+			res.Shortest = true
+		}
+		if shorter.Status == StatusUnknown && attackerMoves(res.Line) > 1 {
+			res.Stopped = r.bu.stopped // the win stands; its length is not proven minimal
+		}
 	}
-	res := Result{}
-	for depth := first; depth <= maxDepth; depth++ {
-		r.depthLim, r.cutoff = depth, false
-		win := r.attack(depth, 0)
-		if win {
-			res.Status = StatusWin
-			for i, j := 0, len(r.line)-1; i < j; i, j = i+1, j-1 {
-				r.line[i], r.line[j] = r.line[j], r.line[i]
-			}
-			res.Line, res.End = r.line, r.end
-			break
-		}
-		if r.stop {
-			res.Status, res.Stopped = StatusUnknown, r.bu.stopped
-			break
-		}
-		if !r.cutoff { // exhaustive: no VCF at any depth
-			res.Status = StatusNoWin
-			res.Proven = Limits{Depth: 0, Nodes: lim.Nodes, Time: lim.Time}
-			break
-		}
-		if depth == maxDepth {
-			res.Status = StatusNoWin
-			res.Proven = Limits{Depth: depth, Nodes: lim.Nodes, Time: lim.Time}
-		}
+	if res.Status == StatusWin && attackerMoves(res.Line) == 1 {
+		res.Shortest = true
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.nodes, r.hits, time.Since(r.bu.start)
 	if res.Status == StatusWin {
@@ -129,6 +119,31 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 		}
 	}
 	return res, nil
+}
+
+// deepen searches the depth limits from first to last in turn and returns
+// the first win, the disproof under last (or an exhaustive one, as soon as an
+// iteration reaches no limit), or unknown when the budget runs out.
+func (r *vcfRun) deepen(first, last int, lim Limits) Result {
+	res := Result{Status: StatusNoWin, Proven: Limits{Depth: last, Nodes: lim.Nodes, Time: lim.Time}}
+	for depth := first; depth <= last; depth++ {
+		r.depthLim, r.cutoff, r.line = depth, false, r.line[:0]
+		if r.attack(depth, 0) {
+			line := make([]engine.Point, len(r.line))
+			for i, m := range r.line {
+				line[len(line)-1-i] = m
+			}
+			return Result{Status: StatusWin, Line: line, End: r.end}
+		}
+		if r.stop {
+			return Result{Status: StatusUnknown, Stopped: r.bu.stopped}
+		}
+		if !r.cutoff { // exhaustive: no VCF at any depth
+			res.Proven.Depth = 0
+			return res
+		}
+	}
+	return res
 }
 
 // attackerMoves returns the number of attacker moves of a line.

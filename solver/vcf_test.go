@@ -82,6 +82,7 @@ func quintetVCF(t testing.TB) []*positions.Position {
 // that replays within the limit, disproven ones no-win within the limit.
 func TestQuintetVCF(t *testing.T) {
 	v := NewVCF(16)
+	v.Shortest = true
 	for _, p := range quintetVCF(t) {
 		pr := problem(t, p)
 		lim := Limits{Depth: limitOf(p)}
@@ -96,6 +97,12 @@ func TestQuintetVCF(t *testing.T) {
 				continue
 			}
 			end, err := Verify(pr, res.Line)
+			// quintet's limits are the shortest lengths (the _short cases
+			// one move less have no VCF), except the unlimited 255
+			if lim.Depth < 255 && (attackerMoves(res.Line) != lim.Depth || !res.Shortest) {
+				t.Errorf("%s: %d attacker moves (shortest %v), want the shortest, %d", p.Label(),
+					attackerMoves(res.Line), res.Shortest, lim.Depth)
+			}
 			if err != nil || end != res.End || attackerMoves(res.Line) > lim.Depth {
 				t.Errorf("%s: line %v fails: %v (end %v/%v, %d moves, limit %d)", p.Label(), res.Line, err,
 					end, res.End, attackerMoves(res.Line), lim.Depth)
@@ -116,7 +123,8 @@ func TestVCFPuzzleBooks(t *testing.T) {
 	data := datatest.Shared(t)
 	files, _ := filepath.Glob(filepath.Join(data, "*.jsonl"))
 	v := NewVCF(64)
-	total, solved := 0, 0
+	v.Shortest = true
+	total, solved, shorter := 0, 0, 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "quintet.jsonl") {
 			continue // TestQuintetVCF
@@ -142,6 +150,23 @@ func TestVCFPuzzleBooks(t *testing.T) {
 				t.Errorf("%s: %v", p.Label(), err)
 				continue
 			}
+			// a shortest line is no longer than the stored one, and banbu's
+			// limits are the proven shortest lengths
+			n := attackerMoves(res.Line)
+			if !res.Shortest {
+				t.Errorf("%s: shortest not proven", p.Label())
+			}
+			if len(p.Puzzle.Line) > 0 {
+				switch stored := attackerMoves(p.Puzzle.Line); {
+				case n > stored:
+					t.Errorf("%s: shortest line %d attacker moves, the stored line %d", p.Label(), n, stored)
+				case n < stored:
+					shorter++
+				}
+			}
+			if strings.HasPrefix(p.ID, "banbu/") && n != p.Puzzle.Limit {
+				t.Errorf("%s: shortest %d, banbu's proven length %d", p.Label(), n, p.Puzzle.Limit)
+			}
 			// the source's answers (one-move wins) must each be winning lines
 			for _, a := range p.Puzzle.Answers {
 				if _, err := Verify(pr, []engine.Point{a}); err != nil {
@@ -156,7 +181,7 @@ func TestVCFPuzzleBooks(t *testing.T) {
 			t.Logf("%s: %d solved, median %v, max %v", filepath.Base(f), len(times), times[len(times)/2], times[len(times)-1])
 		}
 	}
-	t.Logf("VCF puzzles: %d of %d solved", solved, total)
+	t.Logf("VCF puzzles: %d of %d solved; %d lines shorter than the stored ones", solved, total, shorter)
 	if total < 1400 {
 		t.Errorf("only %d VCF puzzles found in the shared data", total)
 	}

@@ -33,7 +33,8 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			&cli.Int64Flag{Name: "nodes", Usage: "node limit per position (0: none)"},
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
 				Usage: "transposition table size, MiB"},
-			&cli.BoolFlag{Name: "shortest", Usage: "find a shortest line (iterates the limit upwards; slower)"},
+			&cli.BoolFlag{Name: "shortest", Value: true,
+				Usage: "prove the line shortest by searching every shorter limit after a win (--shortest=false: the first line found)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json (JSON Lines)"},
 		),
 		Action: runSolve(stdin),
@@ -53,6 +54,8 @@ type solveRecord struct {
 	Result   string   `json:"result"`
 	Line     []string `json:"line"`
 	LineEnd  string   `json:"line_end,omitempty"`
+	// Shortest says no line with fewer attacker moves exists.
+	Shortest bool `json:"shortest,omitempty"`
 	// AttackerMoves counts the attacker moves of the line.
 	AttackerMoves int `json:"attacker_moves,omitempty"`
 	// Limit is the attacker-move limit searched (0: none).
@@ -128,7 +131,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				Line: pointStrings(res.Line), LineEnd: res.End.String(), Limit: lim.Depth,
 				Stopped: res.Stopped, Nodes: res.Nodes, TimeMS: ms(res.Elapsed), TTHits: res.TTHits, Note: note}
 			if res.Status == solver.StatusWin {
-				rec.AttackerMoves = (len(res.Line) + 1) / 2
+				rec.AttackerMoves, rec.Shortest = (len(res.Line)+1)/2, res.Shortest
 			}
 			if res.Status == solver.StatusNoWin {
 				rec.Limit, rec.Exhaustive = res.Proven.Depth, res.Proven.Depth == 0
@@ -155,8 +158,12 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 	cost := fmt.Sprintf("%d nodes, %.3f ms", res.Nodes, rec.TimeMS)
 	switch res.Status {
 	case solver.StatusWin:
-		fmt.Fprintf(w, "result: win in %d attacker moves, ending in %s (%s; line replayed and verified)\n",
-			rec.AttackerMoves, res.End, cost)
+		shortest := ""
+		if res.Shortest {
+			shortest = ", shortest"
+		}
+		fmt.Fprintf(w, "result: win in %d attacker moves%s, ending in %s (%s; line replayed and verified)\n",
+			rec.AttackerMoves, shortest, res.End, cost)
 		fmt.Fprintf(w, "line: %s\n", numbered(res.Line))
 		drawBoard(w, b, lineMarks(res.Line))
 	case solver.StatusNoWin:
