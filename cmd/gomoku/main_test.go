@@ -47,7 +47,7 @@ func TestSolveText(t *testing.T) {
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"result: win in 12 attacker moves, shortest, ending in double-four", "line: 1.",
+	for _, want := range []string{"result: win in 12 attacker moves, shortest, ending in two five-points", "line: 1.",
 		"result: no-win: no VCF within 11 attacker moves", " 15  .", "     a  b  c"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -145,6 +145,13 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 	}
 }
 
+// endPhrase describes how a winning line ends, for people.
+var endPhrase = map[solver.LineEnd]string{
+	solver.EndFive:           "a five",
+	solver.EndDoubleFour:     "two five-points (a straight four or a double four)",
+	solver.EndForbiddenBlock: "a four whose only block is forbidden to black",
+}
+
 // ms converts a duration to milliseconds with microsecond precision.
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
@@ -162,8 +169,12 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 		if res.Shortest {
 			shortest = ", shortest"
 		}
-		fmt.Fprintf(w, "result: win in %d attacker moves%s, ending in %s (%s; line replayed and verified)\n",
-			rec.AttackerMoves, shortest, res.End, cost)
+		moves := "moves"
+		if rec.AttackerMoves == 1 {
+			moves = "move"
+		}
+		fmt.Fprintf(w, "result: win in %d attacker %s%s, ending in %s (%s; line replayed and verified)\n",
+			rec.AttackerMoves, moves, shortest, endPhrase[res.End], cost)
 		fmt.Fprintf(w, "line: %s\n", numbered(res.Line))
 		drawBoard(w, b, lineMarks(res.Line))
 	case solver.StatusNoWin:
