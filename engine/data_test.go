@@ -4,36 +4,16 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"gomoku/positions/datatest"
 )
 
-// sharedData returns the path of ../shared/data beside the module root. It
-// skips the test when the folder is absent, unless CI is set, when it fails.
+// sharedData returns the path of ../shared/data (see datatest.Shared: the
+// test is skipped when it is absent, unless CI is set).
 func sharedData(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = parent
-	}
-	data := filepath.Join(dir, "..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but the shared data is missing: %v", err)
-		}
-		t.Skipf("shared data absent (%v)", err)
-	}
-	return data
+	return datatest.Shared(t)
 }
 
 // record is the part of the shared JSONL schema the engine tests read.

@@ -49,3 +49,33 @@ func TestForbiddenFixtures(t *testing.T) {
 		t.Errorf("read %d forbidden cases, want 20", n)
 	}
 }
+
+// TestBlockCases checks the tk benchmark's "block" cases exactly: the forced
+// block is the threatening side's five-point, and there is just one.
+func TestBlockCases(t *testing.T) {
+	n := 0
+	for _, r := range readRecords(t, filepath.Join(sharedData(t), "renju-benchmark-tk.jsonl")) {
+		if r.Task != "block" {
+			continue
+		}
+		n++
+		var expect []string
+		if err := json.Unmarshal(r.Expect, &expect); err != nil {
+			t.Fatal(err)
+		}
+		att, err := ParseColor(r.Attacker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range r.board(t).Points(att, FivePoints, nil) {
+			got = append(got, p.String())
+		}
+		if !slices.Equal(got, expect) {
+			t.Errorf("%s: forced blocks %v, want %v", r.ID, got, expect)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d block cases, want 2", n)
+	}
+}

@@ -148,6 +148,16 @@ func parseText(name string, data []byte, f Format, opt Options) ([]*Position, []
 		errs = append(errs, &ParseError{File: name, Line: line, Column: col, Record: index, Err: err})
 		index++
 	}
+	// add records one record's outcome; the record headers end with it
+	add := func(p *Position, err error) {
+		st.rec = map[string]headerVal{}
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			out = append(out, p)
+		}
+		index++
+	}
 	for i := 0; i < len(lines); i++ {
 		raw := strings.TrimRight(lines[i], "\r")
 		line := strings.TrimSpace(raw)
@@ -184,36 +194,18 @@ func parseText(name string, data []byte, f Format, opt Options) ([]*Position, []
 				st.rec = map[string]headerVal{}
 				continue
 			}
-			p, err := st.diagram(rows, rowLines, index)
-			st.rec = map[string]headerVal{}
-			if err != nil {
-				errs = append(errs, err)
-				index++
-				continue
-			}
-			out = append(out, p)
-			index++
+			add(st.diagram(rows, rowLines, index))
 			continue
 		}
 		if f == Diagram {
 			fail(lineNo, col, fmt.Errorf("%w: expected a diagram row or a header, got %q", ErrSyntax, clip(line)))
 			continue
 		}
-		var p *Position
-		var err error
 		if offsetLine(line) {
-			p, err = st.offsets(raw, lineNo, index)
+			add(st.offsets(raw, lineNo, index))
 		} else {
-			p, err = st.moveList(raw, lineNo, index)
+			add(st.moveList(raw, lineNo, index))
 		}
-		st.rec = map[string]headerVal{}
-		if err != nil {
-			errs = append(errs, err)
-			index++
-			continue
-		}
-		out = append(out, p)
-		index++
 	}
 	return out, errs
 }
@@ -293,19 +285,17 @@ func (st *textState) colorValue(h headerVal, blackSym byte) (engine.Color, error
 
 // puzzle applies the record headers to p.
 func (st *textState) puzzle(p *Position, blackSym byte) error {
-	if h, ok := st.rec["attacker"]; ok {
-		c, err := st.colorValue(h, blackSym)
-		if err != nil {
-			return err
+	for _, side := range []struct {
+		key string
+		dst *engine.Color
+	}{{"attacker", &p.Attacker}, {"to_move", &p.ToMove}} {
+		if h, ok := st.rec[side.key]; ok {
+			c, err := st.colorValue(h, blackSym)
+			if err != nil {
+				return err
+			}
+			*side.dst = c
 		}
-		p.Attacker = c
-	}
-	if h, ok := st.rec["to_move"]; ok {
-		c, err := st.colorValue(h, blackSym)
-		if err != nil {
-			return err
-		}
-		p.ToMove = c
 	}
 	mode, isPuzzle := st.rec["mode"]
 	if !isPuzzle {

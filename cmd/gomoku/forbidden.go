@@ -19,27 +19,16 @@ func forbiddenCommand(stdin io.Reader) *cli.Command {
 		Description: "Lists the points where black may not play under renju: overline, double-four and double-three,\n" +
 			"the last by the RIF definition (a three counts only if it can become a straight four by a move that\n" +
 			"is itself not forbidden, recursively). Other rules have no forbidden points.",
-		Flags: append(inputFlags(),
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json (JSON Lines)"}),
+		Flags: inputFlags(),
 		Action: func(c *cli.Context) error {
 			in, err := parseInput(c, stdin)
 			if err != nil {
 				return err
 			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return usagef("--format %q: want text or json", format)
-			}
-			out := c.App.Writer
-			var bad func(p *positions.Position, err error)
-			if format == "json" {
-				bad = func(p *positions.Position, err error) {
-					_ = writeJSON(out, errorRecord{Source: p.Source, Index: p.Index, Line: p.Line, Error: err.Error()})
-				}
-			}
-			return in.each(c, bad, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+			out := in.out
+			return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
 				fps := b.ForbiddenPoints()
-				if format == "json" {
+				if in.json {
 					rec := forbiddenRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
 						Forbidden: make([]forbiddenPoint, 0, len(fps))}
 					for _, f := range fps {

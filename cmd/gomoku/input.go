@@ -13,9 +13,11 @@ import (
 	"gomoku/positions"
 )
 
-// inputFlags are the flags of every command that reads positions.
+// inputFlags are the flags of every command that reads positions and
+// writes a result per position: the input flags and --format.
 func inputFlags() []cli.Flag {
 	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json (JSON Lines)"},
 		&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, EnvVars: []string{"GOMOKU_RULE"},
 			Usage: "rule: freestyle, standard or renju (default: the file's rule, else renju; freestyle for .psq)"},
 		&cli.StringFlag{Name: "input-format", Aliases: []string{"i"}, Value: "auto",
@@ -32,11 +34,20 @@ type input struct {
 	format  positions.Format
 	opt     positions.Options
 	stdin   io.Reader
+	json    bool      // --format json
+	out     io.Writer // standard output
 }
 
 // parseInput reads the input flags; errors are usage errors.
 func parseInput(c *cli.Context, stdin io.Reader) (*input, error) {
-	in := &input{opt: positions.DefaultOptions, stdin: stdin}
+	in := &input{opt: positions.DefaultOptions, stdin: stdin, out: c.App.Writer}
+	switch f := c.String("format"); f {
+	case "text":
+	case "json":
+		in.json = true
+	default:
+		return nil, usagef("--format %q: want text or json", f)
+	}
 	if s := c.String("rule"); s != "" {
 		r, err := engine.ParseRule(s)
 		if err != nil {
@@ -62,11 +73,16 @@ func parseInput(c *cli.Context, stdin io.Reader) (*input, error) {
 
 // each reads every file named on the command line and calls fn for each
 // good position, with the rule to use and its board. Bad files and records,
-// and records fn fails on, are reported on stderr (and to bad, when not nil,
-// for JSON output), counted, and skipped. each returns errRecords if any
-// failed, or the context's error once cancelled.
-func (in *input) each(c *cli.Context, bad func(p *positions.Position, err error),
-	fn func(p *positions.Position, r engine.Rule, b *engine.Board) error) error {
+// and records fn fails on, are reported on stderr (and, with --format json,
+// as an error line on stdout), counted, and skipped. each returns errRecords
+// if any failed, or the context's error once cancelled.
+func (in *input) each(c *cli.Context, fn func(p *positions.Position, r engine.Rule, b *engine.Board) error) error {
+	var bad func(p *positions.Position, err error)
+	if in.json {
+		bad = func(p *positions.Position, err error) {
+			_ = writeJSON(in.out, errorRecord{Source: p.Source, Index: p.Index, Line: p.Line, Error: err.Error()})
+		}
+	}
 	failed := 0
 	report := func(p *positions.Position, err error) {
 		failed++

@@ -15,32 +15,20 @@ func showCommand(stdin io.Reader) *cli.Command {
 		Name:      "show",
 		Usage:     "draw each position",
 		ArgsUsage: "FILE... (- for standard input)",
-		Flags: append(inputFlags(),
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json (JSON Lines)"}),
+		Flags:     inputFlags(),
 		Action: func(c *cli.Context) error {
 			in, err := parseInput(c, stdin)
 			if err != nil {
 				return err
 			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return usagef("--format %q: want text or json", format)
-			}
-			out := c.App.Writer
-			var bad func(p *positions.Position, err error)
-			if format == "json" {
-				bad = func(p *positions.Position, err error) {
-					_ = writeJSON(out, errorRecord{Source: p.Source, Index: p.Index, Line: p.Line, Error: err.Error()})
+			return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+				if in.json {
+					return writeJSON(in.out, positionRecord(p, r))
 				}
-			}
-			return in.each(c, bad, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
-				if format == "json" {
-					return writeJSON(out, positionRecord(p, r))
-				}
-				fmt.Fprintf(out, "%s  %s %dx%d  %s to move, %d black and %d white stones\n", p.Label(), r, p.Size,
+				fmt.Fprintf(in.out, "%s  %s %dx%d  %s to move, %d black and %d white stones\n", p.Label(), r, p.Size,
 					p.Size, p.ToMove, len(p.Black), len(p.White))
-				drawBoard(out, b, nil)
-				fmt.Fprintln(out)
+				drawBoard(in.out, b, nil)
+				fmt.Fprintln(in.out)
 				return nil
 			})
 		},

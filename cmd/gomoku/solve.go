@@ -35,7 +35,6 @@ func solveCommand(stdin io.Reader) *cli.Command {
 				Usage: "transposition table size, MiB"},
 			&cli.BoolFlag{Name: "shortest", Value: true,
 				Usage: "prove the line shortest by searching every shorter limit after a win (--shortest=false: the first line found)"},
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json (JSON Lines)"},
 		),
 		Action: runSolve(stdin),
 	}
@@ -78,10 +77,6 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		if m := strings.ToLower(c.String("mode")); m != "vcf" {
 			return usagef("--mode %q: only vcf is implemented", m)
 		}
-		format := c.String("format")
-		if format != "text" && format != "json" {
-			return usagef("--format %q: want text or json", format)
-		}
 		var attacker engine.Color
 		if s := c.String("attacker"); s != "" {
 			if attacker, err = engine.ParseColor(s); err != nil {
@@ -93,14 +88,8 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		}
 		vcf := solver.NewVCF(c.Int("memory"))
 		vcf.Shortest = c.Bool("shortest")
-		out := c.App.Writer
-		var bad func(p *positions.Position, err error)
-		if format == "json" {
-			bad = func(p *positions.Position, err error) {
-				_ = writeJSON(out, errorRecord{Source: p.Source, Index: p.Index, Line: p.Line, Error: err.Error()})
-			}
-		}
-		return in.each(c, bad, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+		out := in.out
+		return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
 			att := attacker
 			if att == engine.Empty {
 				att = p.Attacker
@@ -136,7 +125,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			if res.Status == solver.StatusNoWin {
 				rec.Limit, rec.Exhaustive = res.Proven.Depth, res.Proven.Depth == 0
 			}
-			if format == "json" {
+			if in.json {
 				return writeJSON(out, rec)
 			}
 			writeSolveText(out, p, b, rec, res)
