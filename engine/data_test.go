@@ -24,6 +24,7 @@ type record struct {
 	Black    []string          `json:"black"`
 	White    []string          `json:"white"`
 	Task     string            `json:"task"`
+	Attacker string            `json:"attacker"`
 	Expect   json.RawMessage   `json:"expect"`
 	Kinds    map[string]string `json:"kinds"`
 	Complete bool              `json:"complete"`
