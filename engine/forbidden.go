@@ -63,6 +63,15 @@ func (b *Board) Forbidden(p Point) ForbiddenKind {
 	return NotForbidden
 }
 
+// ForbiddenCandidate reports whether black's move at empty p makes two or
+// more open threes under renju, so that whether it is forbidden takes the
+// recursive double-three check, and may change when stones are added
+// elsewhere (a white stone can turn a fake three real by making its
+// straight-four point playable). It is false for other rules and cells.
+func (b *Board) ForbiddenCandidate(p Point) bool {
+	return b.rule == Renju && b.OnBoard(p) && b.cells[p] == Empty && b.threat[0][p]&maybeForbidden != 0
+}
+
 // hasLine reports whether black's line pattern at p is l in some direction.
 func (b *Board) hasLine(p Point, l LinePattern) bool {
 	lp := b.lineP[0][p]
