@@ -82,6 +82,10 @@ const (
 	FourPoints
 	// ThreePoints: cells where the side makes at least an open three.
 	ThreePoints
+	// MaybeForbidden: for black under renju, cells that are forbidden or
+	// double-three candidates (see ForbiddenCandidate); empty otherwise.
+	// Adding white stones never makes a cell outside this set forbidden.
+	MaybeForbidden
 	numSets
 )
 
@@ -101,6 +105,9 @@ var setMask = func() (m [256]uint8) {
 		}
 		if c >= ThreatThree {
 			m[t] |= 1 << ThreePoints
+		}
+		if c == ThreatForbidden || Threat(t)&maybeForbidden != 0 {
+			m[t] |= 1 << MaybeForbidden
 		}
 	}
 	return m

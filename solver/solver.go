@@ -95,6 +95,10 @@ const (
 	// EndForbiddenBlock: white's last move is a four whose only block is a
 	// point forbidden to black.
 	EndForbiddenBlock
+	// EndThreat: the last move is a threat that no defence stops (a double
+	// three, or a four-three whose four the defender cannot use): every
+	// defender move leaves the attacker a VCF within the threat limit.
+	EndThreat
 )
 
 // String returns "five", "double-four", "forbidden-block" or "".
@@ -106,6 +110,8 @@ func (e LineEnd) String() string {
 		return "double-four"
 	case EndForbiddenBlock:
 		return "forbidden-block"
+	case EndThreat:
+		return "threat"
 	}
 	return ""
 }
@@ -134,6 +140,9 @@ type Result struct {
 	Elapsed time.Duration
 	// TTHits counts transposition table answers that cut the search.
 	TTHits int64
+	// ProofNodes is the size of the proof tree of a VCT win (attacker moves
+	// plus defences), 0 otherwise.
+	ProofNodes int
 }
 
 // Progress is a snapshot reported while a search runs.

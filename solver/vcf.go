@@ -60,9 +60,35 @@ type vcfRun struct {
 	cutoff    bool // some branch stopped at the depth limit
 	stop      bool
 	line      []engine.Point // built in reverse while the win unwinds
+	fwd       []engine.Point // the line of find, in order
 	end       LineEnd
 	moveBufs  [][]engine.Point
 	scoreBufs [][]int32
+}
+
+// newVCFRun prepares a VCF search of att on b (which it plays on and
+// restores), with table tt and budget bu; def is att's opponent.
+func newVCFRun(b *engine.Board, att engine.Color, tt *failTable, bu *budget) *vcfRun {
+	def := att.Opponent()
+	return &vcfRun{b: b, att: att, def: def, tt: tt, bu: bu,
+		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
+		renjuAtt: b.Rule() == engine.Renju && att == engine.Black}
+}
+
+// find searches the current position (attacker to move) for a VCF of at
+// most depth attacker moves. On a win it returns the line, in a buffer that
+// the next call reuses, and how it ends. It returns false when there is no
+// such VCF or the budget ran out (r.stop).
+func (r *vcfRun) find(depth int) ([]engine.Point, LineEnd, bool) {
+	r.depthLim, r.cutoff, r.line = depth, false, r.line[:0]
+	if !r.attack(depth, 0) {
+		return nil, EndNone, false
+	}
+	r.fwd = r.fwd[:0]
+	for i := len(r.line) - 1; i >= 0; i-- {
+		r.fwd = append(r.fwd, r.line[i])
+	}
+	return r.fwd, r.end, true
 }
 
 // maxVCFDepth is the depth used when Limits.Depth is zero: more attacker
@@ -73,7 +99,7 @@ const maxVCFDepth = engine.MaxSize * engine.MaxSize / 2
 // ErrDefenderToMove, ErrGameOver for problems it cannot take, ErrReplay if a
 // line it found fails verification (never expected).
 func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress ProgressFunc) (Result, error) {
-	att, def, err := pr.check()
+	att, _, err := pr.check()
 	if err != nil {
 		return Result{}, err
 	}
@@ -81,10 +107,7 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 		v.tt = newFailTable(DefaultMemoryMiB)
 	}
 	v.tt.nextGeneration()
-	b := pr.Board.Clone()
-	r := &vcfRun{b: b, att: att, def: def, tt: v.tt, bu: newBudget(ctx, lim, progress)}
-	r.renjuDef = b.Rule() == engine.Renju && def == engine.Black
-	r.renjuAtt = b.Rule() == engine.Renju && att == engine.Black
+	r := newVCFRun(pr.Board.Clone(), att, v.tt, newBudget(ctx, lim, progress))
 	maxDepth := lim.Depth
 	if maxDepth <= 0 || maxDepth > maxVCFDepth {
 		maxDepth = maxVCFDepth
@@ -184,6 +207,9 @@ func (r *vcfRun) attack(depth, ply int) bool {
 		r.moveBufs = append(r.moveBufs, make([]engine.Point, 0, 64))
 		r.scoreBufs = append(r.scoreBufs, make([]int32, 0, 64))
 	}
+	if depth == 1 {
+		return r.lastFour(h, ply)
+	}
 	moves := r.moveBufs[ply][:0]
 	switch n := b.Count(r.def, engine.FivePoints); {
 	case n > 1:
@@ -224,6 +250,59 @@ func (r *vcfRun) attack(depth, ply int) bool {
 		r.tt.store(h, depthInfinite)
 	}
 	r.cutoff = r.cutoff || outer
+	return false
+}
+
+// lastFour is attack with one attacker move left. A move that leaves two
+// five-points wins, and the Threat class tells that without playing; a
+// single four wins only by a forbidden block, which is possible only where
+// black has a forbidden or double-three-candidate cell (white stones never
+// make another cell forbidden), and only those fours are played out.
+func (r *vcfRun) lastFour(h uint64, ply int) bool {
+	b := r.b
+	var one [1]engine.Point
+	moves := one[:0]
+	switch n := b.Count(r.def, engine.FivePoints); {
+	case n > 1:
+		r.tt.store(h, depthInfinite)
+		return false
+	case n == 1:
+		moves = append(moves, b.FirstPoint(r.def, engine.FivePoints))
+	default:
+		moves = b.Points(r.att, engine.FourPoints, r.moveBufs[ply][:0])
+		r.moveBufs[ply] = moves
+	}
+	blocks := r.renjuDef && b.Count(engine.Black, engine.MaybeForbidden) > 0
+	anyFour := false
+	for _, m := range moves {
+		t := b.Threat(r.att, m)
+		if t < engine.ThreatFour || (r.renjuAtt && b.Forbidden(m) != engine.NotForbidden) {
+			continue
+		}
+		if t >= engine.ThreatStraightFour {
+			r.line, r.end = append(r.line[:0], m), EndDoubleFour
+			return true
+		}
+		anyFour = true
+		if blocks {
+			b.Play(m, r.att)
+			won := false
+			if b.Count(r.def, engine.FivePoints) == 0 && b.Count(r.att, engine.FivePoints) == 1 {
+				won = b.Forbidden(b.FirstPoint(r.att, engine.FivePoints)) != engine.NotForbidden
+			}
+			b.Undo()
+			if won {
+				r.line, r.end = append(r.line[:0], m), EndForbiddenBlock
+				return true
+			}
+		}
+	}
+	if anyFour {
+		r.cutoff = true // a deeper search could go on from these fours
+		r.tt.store(h, 1)
+	} else {
+		r.tt.store(h, depthInfinite)
+	}
 	return false
 }
 

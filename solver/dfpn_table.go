@@ -1,0 +1,103 @@
+package solver
+
+import "gomoku/engine"
+
+// pnTable is the in-memory transposition table of the proof-number search:
+// proof and disproof numbers per node, keyed by a node key that folds in the
+// position, the node type (attacker or defender to move) and the attacker
+// moves left (vctKey).
+//
+// An entry is 24 bytes:
+//
+//	key   64 bits  the node key, whole (no slot bits dropped)
+//	pn    32 bits  proof number; 0 = proven
+//	dn    32 bits  disproof number; 0 = disproven
+//	work  32 bits  nodes spent below the entry, the replacement priority
+//	best  16 bits  the move that proved an attacker node (engine.Point)
+//	age    8 bits  the generation (search) that wrote it; older reads empty
+//	flags  8 bits  entryVCF: proven by a VCF found at the node
+//
+// Slots come in buckets of four; a new entry takes the bucket's slot of an
+// old generation, else the one with the least work. Solved entries are
+// written with their work, so they outlive cheap unsolved ones.
+type pnTable struct {
+	slots []pnEntry
+	mask  uint64 // bucket index mask
+	age   uint8
+}
+
+type pnEntry struct {
+	key   uint64
+	pn    uint32
+	dn    uint32
+	work  uint32
+	best  engine.Point
+	age   uint8
+	flags uint8
+}
+
+const (
+	pnBucket = 4
+	// entryVCF marks an attacker node proven by a VCF found at the node.
+	entryVCF = 1
+	// pnInf is the proof or disproof number of a solved node's other side.
+	pnInf = 1 << 30
+)
+
+// newPNTable returns a table of about mib MiB (at least 1).
+func newPNTable(mib int) *pnTable {
+	if mib < 1 {
+		mib = 1
+	}
+	buckets := uint64(1) << 10
+	for buckets*2*pnBucket*24 <= uint64(mib)<<20 {
+		buckets *= 2
+	}
+	return &pnTable{slots: make([]pnEntry, buckets*pnBucket), mask: buckets - 1, age: 1}
+}
+
+func (t *pnTable) nextGeneration() {
+	t.age++
+	if t.age == 0 {
+		clear(t.slots)
+		t.age = 1
+	}
+}
+
+// lookup returns the entry of key, or nil.
+func (t *pnTable) lookup(key uint64) *pnEntry {
+	b := (key & t.mask) * pnBucket
+	for i := b; i < b+pnBucket; i++ {
+		if e := &t.slots[i]; e.key == key && e.age == t.age {
+			return e
+		}
+	}
+	return nil
+}
+
+// store writes an entry, replacing the bucket's weakest.
+func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flags uint8) {
+	b := (key & t.mask) * pnBucket
+	var victim *pnEntry
+	for i := b; i < b+pnBucket; i++ {
+		if e := &t.slots[i]; e.key == key && e.age == t.age {
+			victim = e
+			break
+		}
+	}
+	if victim == nil {
+		for i := b; i < b+pnBucket; i++ {
+			e := &t.slots[i]
+			switch {
+			case e.age != t.age:
+				victim = e
+			case victim == nil || (victim.age == t.age && e.work < victim.work):
+				victim = e
+			}
+			if victim.age != t.age {
+				break
+			}
+		}
+	}
+	*victim = pnEntry{key: key, pn: pn, dn: dn, work: work, best: best, age: t.age, flags: flags}
+}

@@ -1,0 +1,227 @@
+package solver
+
+import (
+	"fmt"
+	"slices"
+
+	"gomoku/engine"
+)
+
+// ProofError is the first flaw VerifyProof finds: where in the tree (the
+// moves from the root) and what is wrong.
+type ProofError struct {
+	Path []engine.Point
+	Msg  string
+}
+
+func (e *ProofError) Error() string {
+	if len(e.Path) == 0 {
+		return "proof: " + e.Msg
+	}
+	s := "proof: after"
+	for _, m := range e.Path {
+		s += " " + m.String()
+	}
+	return s + ": " + e.Msg
+}
+
+// VerifyProof re-walks a proof tree on a fresh board and returns its size
+// (attacker moves plus defences), or the first flaw as a *ProofError. It
+// shares only the rules engine with the search: the VCF checks it makes are
+// its own plain depth-first search, without tables or move ordering.
+//
+// At each attacker node it checks that the move is legal and, unless it
+// wins at once (a five; two five-points; a four whose block is forbidden to
+// black), what the defender must answer:
+//   - after a four, the listed defences include its five-point, and the
+//     defender had no five of its own;
+//   - after a quiet move, it computes from scratch the defender's legal
+//     moves after which the attacker has no VCF of at most min(ThreatLimit,
+//     moves left) moves, over every empty cell, and checks that each is
+//     listed (any other reply loses to such a VCF, so need not be).
+//
+// Every listed defence must be a legal move, is played, and its answer is
+// checked the same way, within the proof's attacker-move limit.
+func VerifyProof(p *Proof) (int, error) {
+	if p == nil || p.Root == nil {
+		return 0, &ProofError{Msg: "empty proof"}
+	}
+	b, err := p.Board()
+	if err != nil {
+		return 0, &ProofError{Msg: "position: " + err.Error()}
+	}
+	if p.Attacker != engine.Black && p.Attacker != engine.White {
+		return 0, &ProofError{Msg: "no attacker"}
+	}
+	if p.ToMove != p.Attacker && !p.DefenderPasses {
+		return 0, &ProofError{Msg: "the defender is to move and may not pass"}
+	}
+	if b.HasFive(p.Attacker.Opponent()) {
+		return 0, &ProofError{Msg: "the defender already has a five"}
+	}
+	limit := p.Limit
+	if limit <= 0 {
+		limit = engine.MaxSize * engine.MaxSize
+	}
+	v := &proofChecker{b: b, att: p.Attacker, def: p.Attacker.Opponent(), threat: max(1, p.ThreatLimit)}
+	if err := v.attacker(p.Root, limit, nil); err != nil {
+		return 0, err
+	}
+	return p.TreeSize(), nil
+}
+
+type proofChecker struct {
+	b        *engine.Board
+	att, def engine.Color
+	threat   int
+}
+
+func (v *proofChecker) attacker(n *ProofNode, d int, path []engine.Point) error {
+	b := v.b
+	fail := func(format string, args ...any) error {
+		return &ProofError{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}
+	}
+	if n == nil {
+		return fail("missing attacker move")
+	}
+	if d <= 0 {
+		return fail("the proof runs past its limit of attacker moves")
+	}
+	m := n.Move
+	if !b.OnBoard(m) || b.At(m) != engine.Empty {
+		return fail("attacker move %v is not an empty point", m)
+	}
+	if !b.Legal(v.att, m) {
+		return fail("attacker move %v is forbidden (%v)", m, b.Forbidden(m))
+	}
+	path = append(path, m)
+	b.Play(m, v.att)
+	defer b.Undo()
+	fail = func(format string, args ...any) error {
+		return &ProofError{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}
+	}
+	terminal := func() error {
+		if len(n.Defences) > 0 {
+			return fail("defences listed after a winning move")
+		}
+		return nil
+	}
+	if b.FiveThrough(m) {
+		return terminal()
+	}
+	if b.Count(v.def, engine.FivePoints) > 0 {
+		return fail("the defender can make five at %v", b.FirstPoint(v.def, engine.FivePoints))
+	}
+	var required []engine.Point
+	fives := b.Points(v.att, engine.FivePoints, nil)
+	switch {
+	case len(fives) >= 2:
+		return terminal()
+	case len(fives) == 1:
+		if v.def == engine.Black && b.Rule() == engine.Renju && b.Forbidden(fives[0]) != engine.NotForbidden {
+			return terminal()
+		}
+		required = fives
+	default:
+		k := min(v.threat, d-1)
+		for y := 0; y < b.Size(); y++ {
+			for x := 0; x < b.Size(); x++ {
+				c := engine.PointAt(x, y)
+				if b.At(c) != engine.Empty || !b.Legal(v.def, c) {
+					continue
+				}
+				b.Play(c, v.def)
+				wins := v.vcf(k)
+				b.Undo()
+				if !wins {
+					required = append(required, c)
+				}
+			}
+		}
+		if len(required) == 0 {
+			return terminal()
+		}
+	}
+	listed := make(map[engine.Point]bool, len(n.Defences))
+	for _, dfn := range n.Defences {
+		listed[dfn.Move] = true
+	}
+	for _, r := range required {
+		if !listed[r] {
+			return fail("defence %v is not answered", r)
+		}
+	}
+	if d-1 <= 0 {
+		return fail("the defences need answers beyond the limit of attacker moves")
+	}
+	for _, dfn := range n.Defences {
+		if !b.OnBoard(dfn.Move) || b.At(dfn.Move) != engine.Empty || !b.Legal(v.def, dfn.Move) {
+			return fail("defence %v is not a legal move", dfn.Move)
+		}
+		b.Play(dfn.Move, v.def)
+		err := v.attacker(dfn.Answer, d-1, append(path, dfn.Move))
+		b.Undo()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vcf reports whether the attacker, to move, wins by continuous fours in at
+// most k moves: a plain depth-first search, independent of the solver's.
+func (v *proofChecker) vcf(k int) bool {
+	b := v.b
+	if k <= 0 {
+		return false
+	}
+	if b.Count(v.att, engine.FivePoints) > 0 {
+		return true
+	}
+	var moves []engine.Point
+	switch dfp := b.Points(v.def, engine.FivePoints, nil); {
+	case len(dfp) > 1:
+		return false
+	case len(dfp) == 1:
+		moves = dfp
+	default:
+		moves = b.Points(v.att, engine.FourPoints, nil)
+	}
+	for _, m := range moves {
+		if !b.Legal(v.att, m) {
+			continue
+		}
+		b.Play(m, v.att)
+		win := v.afterFour(m, k)
+		b.Undo()
+		if win {
+			return true
+		}
+	}
+	return false
+}
+
+// afterFour finishes vcf after the attacker's move m.
+func (v *proofChecker) afterFour(m engine.Point, k int) bool {
+	b := v.b
+	if b.FiveThrough(m) {
+		return true
+	}
+	if b.Count(v.def, engine.FivePoints) > 0 {
+		return false
+	}
+	fives := b.Points(v.att, engine.FivePoints, nil)
+	switch {
+	case len(fives) >= 2:
+		return true
+	case len(fives) == 0:
+		return false
+	}
+	e := fives[0]
+	if v.def == engine.Black && b.Rule() == engine.Renju && b.Forbidden(e) != engine.NotForbidden {
+		return true
+	}
+	b.Play(e, v.def)
+	defer b.Undo()
+	return v.vcf(k - 1)
+}

@@ -1,0 +1,366 @@
+package solver
+
+import (
+	"context"
+	"time"
+
+	"gomoku/engine"
+)
+
+// VCT searches for a victory by continuous threats: every attacker move is a
+// four, or a quiet move that threatens to win by a VCF of at most
+// ThreatLimit attacker moves if the defender does nothing (an open three
+// threatens a straight four: a VCF of one move). It proves or refutes that
+// with depth-first proof-number search (df-pn, Nagai 2002, with the 1+ε
+// threshold trick of Pawlewicz and Lew 2007) over the AND/OR tree:
+//
+//   - OR nodes (attacker to move, d attacker moves left): a five-point wins;
+//     a VCF within d wins (searched first, with the VCF solver); if the
+//     defender has a four, the attacker's only move is the block; otherwise
+//     the moves are the fours and every move that could be a threat (cells
+//     whose line patterns can become the threat, see threatCandidates).
+//   - AND nodes (defender to move, after the attacker's move): a five, two
+//     five-points or a forbidden block win; after a four the only defence is
+//     its five-point; after a quiet move the attacker must have a VCF of at
+//     most min(ThreatLimit, d) moves if the defender passes (else the move
+//     was no threat and the node is lost), and the defences are exactly the
+//     defender's legal moves after which that VCF no longer exists
+//     (defences), counter-fours included. In renju black's forbidden replies
+//     are not moves.
+//
+// The defences are computed exactly: a superset is drawn from the threat's
+// VCF line (its points, the cells where a defender stone could make a four
+// with a forced block, the defender's own fours, and around a forbidden
+// block), and each candidate is kept only if the VCF then fails. A defender
+// move outside the superset leaves that VCF line playable, so it loses.
+//
+// Transpositions. Proof and disproof numbers live in pnTable under a key of
+// the position, the node type and the attacker moves left. Stones are only
+// ever added, so no position repeats along a path and a node's value depends
+// on nothing but what its key holds: there is no graph-history interaction
+// and a transposition's stored value is sound to reuse. Summing disproof (or
+// proof) numbers over a DAG counts shared subtrees more than once; that only
+// misdirects the search, it cannot make it prove something false, and every
+// proof is re-checked by VerifyProof before it is reported.
+type VCT struct {
+	pn  *pnTable
+	vcf *failTable
+	// ThreatLimit is the longest VCF, in attacker moves, that a quiet move
+	// may threaten (quintet's threat limit): 1 allows threes and other
+	// threats of winning in one move, 2 also threats of a two-move VCF.
+	// Zero means 1.
+	ThreatLimit int
+}
+
+// NewVCT returns a VCT searcher whose tables take about mib MiB
+// (DefaultMemoryMiB when 0): three quarters for the proof-number table, a
+// quarter for the VCF disproof table.
+func NewVCT(mib int) *VCT {
+	if mib <= 0 {
+		mib = DefaultMemoryMiB
+	}
+	return &VCT{pn: newPNTable(mib * 3 / 4), vcf: newFailTable(max(1, mib/4))}
+}
+
+// orVCFCap bounds the VCF searched at every attacker node; longer VCFs are
+// found by the proof-number search itself, whose attacker moves include
+// every four.
+var orVCFCap = 255
+
+// maxVCTDepth is the depth used when Limits.Depth is zero.
+const maxVCTDepth = 60
+
+// vctRun is the state of one VCT search.
+type vctRun struct {
+	b          *engine.Board
+	att, def   engine.Color
+	renjuAtt   bool
+	renjuDef   bool
+	threat     int // ThreatLimit
+	vcf        *vcfRun
+	tt         *pnTable
+	bu         *budget
+	stop       bool
+	hits       int64
+	cache      defenceCache // defender nodes after quiet moves
+	orCache    defenceCache // attacker nodes' move lists
+	dirMark    [engine.NumDirs][]uint32
+	bufs       [][]engine.Point
+	ply        int      // recursion depth of mid, the index of its move buffer
+	mark       []uint32 // per cell: the candidate generation that added it
+	markGen    uint32
+	rootHint   []engine.Point // moves to try first at the root (threat-space search)
+	rootHash   uint64
+	rootStones int
+}
+
+// nodeSalt and depthSalt separate the keys of attacker nodes, defender nodes
+// and different numbers of attacker moves left.
+var (
+	andSalt   = splitmixAt(0x616e64)
+	depthSalt = func() (s [256]uint64) {
+		for i := range s {
+			s[i] = splitmixAt(uint64(i) + 0x6465707468)
+		}
+		return s
+	}()
+)
+
+func splitmixAt(seed uint64) uint64 {
+	seed += 0x9e3779b97f4a7c15
+	z := seed
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// key returns the table key of the current position as an attacker node
+// (or) or a defender node, with d attacker moves left.
+func (r *vctRun) key(or bool, d int) uint64 {
+	return nodeKey(r.b.Hash(), or, d)
+}
+
+func nodeKey(h uint64, or bool, d int) uint64 {
+	k := h ^ depthSalt[d&255]
+	if !or {
+		k ^= andSalt
+	}
+	return k
+}
+
+// Search implements Searcher for VCT. Errors: ErrBadProblem,
+// ErrDefenderToMove, ErrGameOver; ErrReplay if a proof it found fails
+// VerifyProof (never expected).
+func (v *VCT) Search(ctx context.Context, pr Problem, lim Limits, progress ProgressFunc) (Result, error) {
+	res, _, err := v.Prove(ctx, pr, lim, progress)
+	return res, err
+}
+
+// Prove is Search that also returns the proof tree of a win (nil otherwise),
+// already checked by VerifyProof.
+func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress ProgressFunc) (Result, *Proof, error) {
+	att, def, err := pr.check()
+	if err != nil {
+		return Result{}, nil, err
+	}
+	if v.pn == nil {
+		*v = VCT{ThreatLimit: v.ThreatLimit, pn: newPNTable(DefaultMemoryMiB * 3 / 4), vcf: newFailTable(DefaultMemoryMiB / 4)}
+	}
+	v.pn.nextGeneration()
+	v.vcf.nextGeneration()
+	b := pr.Board.Clone()
+	bu := newBudget(ctx, lim, progress)
+	r := &vctRun{b: b, att: att, def: def, threat: max(1, v.ThreatLimit), tt: v.pn, bu: bu,
+		renjuAtt: b.Rule() == engine.Renju && att == engine.Black,
+		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
+		mark:     make([]uint32, engine.NumCells)}
+	for d := range r.dirMark {
+		r.dirMark[d] = make([]uint32, engine.NumCells)
+	}
+	r.vcf = newVCFRun(b, att, v.vcf, bu)
+	depth := lim.Depth
+	if depth <= 0 || depth > maxVCTDepth {
+		depth = maxVCTDepth
+	}
+	r.rootHash, r.rootStones = b.Hash(), b.Stones()
+	r.rootHint = threatSpaceSearch(b, att, r.threat, depth)
+	pn, dn := r.mid(true, depth, pnInf, pnInf)
+	res := Result{Nodes: r.vcf.nodes, TTHits: r.hits}
+	var proof *Proof
+	switch {
+	case pn == 0:
+		root, err := r.extract(depth)
+		if err != nil {
+			return Result{}, nil, err
+		}
+		proof = newProof(pr, lim.Depth, r.threat, root)
+		res.Status, res.Line, res.End = StatusWin, proof.MainLine(), proof.mainEnd(b)
+	case dn == 0:
+		res.Status = StatusNoWin
+		res.Proven = Limits{Depth: depth, Nodes: lim.Nodes, Time: lim.Time}
+	default:
+		res.Status, res.Stopped = StatusUnknown, bu.stopped
+		if res.Stopped == "" {
+			res.Stopped = "nodes" // the proof-number search ran out of table or thresholds
+		}
+	}
+	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits, time.Since(bu.start)
+	if proof != nil {
+		if _, err := VerifyProof(proof); err != nil {
+			return Result{}, nil, &ReplayError{Line: res.Line, Err: err}
+		}
+		res.ProofNodes = proof.TreeSize()
+	}
+	return res, proof, nil
+}
+
+// tick counts a node and polls the budget; it returns false once the search
+// must stop.
+func (r *vctRun) tick() bool {
+	if r.stop {
+		return false
+	}
+	r.vcf.nodes++
+	if r.bu.maxNodes > 0 && r.vcf.nodes > r.bu.maxNodes {
+		r.bu.stopped, r.stop = "nodes", true
+		return false
+	}
+	if r.vcf.nodes&(pollInterval-1) == 0 && !r.bu.poll(r.vcf.nodes, 0) {
+		r.stop = true
+		return false
+	}
+	return true
+}
+
+// mid is df-pn's multiple iterative deepening at the current position: it
+// searches below the node until its proof number reaches thpn or its
+// disproof number reaches thdn, and returns both. or says the attacker is to
+// move; d is the number of attacker moves left.
+func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
+	key := r.key(or, d)
+	if e := r.tt.lookup(key); e != nil {
+		if e.pn == 0 || e.dn == 0 || e.pn >= thpn || e.dn >= thdn {
+			r.hits++
+			return e.pn, e.dn
+		}
+	}
+	if !r.tick() {
+		return 1, 1
+	}
+	r.ply++
+	defer func() { r.ply-- }()
+	start := r.vcf.nodes
+	moves, pn, dn, best, flags := r.expand(or, d)
+	if moves == nil {
+		r.tt.store(key, pn, dn, 1, best, flags)
+		return pn, dn
+	}
+	mover, cd := r.att, d-1
+	if !or {
+		mover, cd = r.def, d
+	}
+	h := r.b.Hash()
+	for {
+		// the children's numbers, and the best and second-best child
+		var sumPN, sumDN uint32
+		minPN, minDN, second := uint32(pnInf), uint32(pnInf), uint32(pnInf)
+		bi := -1
+		for i, m := range moves {
+			cpn, cdn := uint32(1), uint32(1)
+			if e := r.tt.lookup(nodeKey(h^engine.ZobristKey(mover, m), !or, cd)); e != nil {
+				cpn, cdn = e.pn, e.dn
+			}
+			sumPN, sumDN = addPN(sumPN, cpn), addPN(sumDN, cdn)
+			if or {
+				if cpn < minPN {
+					second, minPN, minDN, bi = minPN, cpn, cdn, i
+				} else if cpn < second {
+					second = cpn
+				}
+			} else {
+				if cdn < minDN {
+					second, minDN, minPN, bi = minDN, cdn, cpn, i
+				} else if cdn < second {
+					second = cdn
+				}
+			}
+		}
+		if or {
+			pn, dn = minPN, sumDN
+		} else {
+			pn, dn = sumPN, minDN
+		}
+		if pn == 0 || dn == 0 {
+			if or && pn == 0 {
+				best = moves[bi]
+			}
+			break
+		}
+		if pn >= thpn || dn >= thdn || r.stop {
+			break
+		}
+		m := moves[bi]
+		r.b.Play(m, mover)
+		if or {
+			cthpn := min(thpn, grow(second))
+			cthdn := thdn - dn + minDN
+			r.mid(false, cd, cthpn, cthdn)
+		} else {
+			cthdn := min(thdn, grow(second))
+			cthpn := thpn - pn + minPN
+			r.mid(true, cd, cthpn, cthdn)
+		}
+		r.b.Undo()
+	}
+	r.tt.store(key, pn, dn, uint32(min(r.vcf.nodes-start+1, 1<<31)), best, flags)
+	return pn, dn
+}
+
+// addPN adds proof or disproof numbers, saturating at pnInf.
+func addPN(a, b uint32) uint32 {
+	if s := a + b; s < pnInf {
+		return s
+	}
+	return pnInf
+}
+
+// grow is the 1+ε trick's threshold for the best child: the second-best
+// child's number times 1.25, plus one.
+func grow(second uint32) uint32 {
+	if second >= pnInf {
+		return pnInf
+	}
+	return second + second/4 + 1
+}
+
+// expand evaluates the current node. A solved node comes back with nil
+// moves and its pn/dn (0 and pnInf one way or the other); an unsolved one
+// with its moves (attacker moves at or nodes, defences otherwise), best first.
+func (r *vctRun) expand(or bool, d int) (moves []engine.Point, pn, dn uint32, best engine.Point, flags uint8) {
+	proven := func(m engine.Point, f uint8) ([]engine.Point, uint32, uint32, engine.Point, uint8) {
+		return nil, 0, pnInf, m, f
+	}
+	disproven := func() ([]engine.Point, uint32, uint32, engine.Point, uint8) {
+		return nil, pnInf, 0, engine.NoPoint, 0
+	}
+	if or {
+		b := r.b
+		if d <= 0 {
+			return disproven()
+		}
+		if b.Count(r.att, engine.FivePoints) > 0 {
+			return proven(b.FirstPoint(r.att, engine.FivePoints), 0)
+		}
+		if line, _, ok := r.vcf.find(min(d, orVCFCap)); ok {
+			return proven(line[0], entryVCF)
+		}
+		if r.vcf.stop {
+			r.stop = true
+			return nil, 1, 1, engine.NoPoint, 0
+		}
+		moves = r.attacks(d)
+		if len(moves) == 0 {
+			return disproven()
+		}
+		return moves, 1, 1, engine.NoPoint, 0
+	}
+	switch moves, state := r.defences(d); state {
+	case andWon:
+		return proven(engine.NoPoint, 0)
+	case andLost:
+		return disproven()
+	case andStopped:
+		r.stop = true
+		return nil, 1, 1, engine.NoPoint, 0
+	default:
+		return moves, 1, 1, engine.NoPoint, 0
+	}
+}
+
+// buf returns a reusable move buffer for the given recursion slot.
+func (r *vctRun) buf(slot int) []engine.Point {
+	for len(r.bufs) <= slot {
+		r.bufs = append(r.bufs, make([]engine.Point, 0, 64))
+	}
+	return r.bufs[slot][:0]
+}

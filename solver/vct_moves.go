@@ -1,0 +1,381 @@
+package solver
+
+import (
+	"slices"
+
+	"gomoku/engine"
+)
+
+// attacks returns the attacker's moves at an attacker node with d attacker
+// moves left, best first: the block if the defender has a four (the block
+// must then itself be a four or a threat, which its defender node checks),
+// else the fours and the quiet moves that threaten a VCF of at most
+// min(ThreatLimit, d-1) moves. Lists are cached per node: finding the
+// threats costs a VCF search per candidate.
+func (r *vctRun) attacks(d int) []engine.Point {
+	b := r.b
+	switch n := b.Count(r.def, engine.FivePoints); {
+	case n > 1:
+		return nil
+	case n == 1:
+		if q := b.FirstPoint(r.def, engine.FivePoints); b.Legal(r.att, q) {
+			return []engine.Point{q}
+		}
+		return nil
+	}
+	key := r.key(true, d)
+	if moves, _, ok := r.orCache.get(key); ok {
+		return moves
+	}
+	cands := r.threatCandidates(r.buf(r.ply))
+	r.bufs[r.ply] = cands
+	var moves []engine.Point
+	k := min(r.threat, d-1)
+	for _, m := range cands {
+		if b.Threat(r.att, m) < engine.ThreatFour {
+			if k < 1 {
+				continue
+			}
+			b.Play(m, r.att)
+			_, _, threat := r.vcf.find(k)
+			b.Undo()
+			if r.vcf.stop {
+				return nil
+			}
+			if !threat {
+				continue
+			}
+		}
+		moves = append(moves, m)
+	}
+	moves = r.orderAttacks(moves)
+	if moves == nil {
+		moves = []engine.Point{}
+	}
+	r.orCache.put(key, moves, andOpen)
+	return moves
+}
+
+// threatCandidates appends every legal attacker move that could be a four
+// or a threat of a VCF of at most r.threat moves (a superset; attacks keeps
+// the real threats). A move that creates a threat lies in a five-cell window
+// that the threatened VCF fills, so along that line it reaches at least:
+//
+//	threat limit 1: a blocked three (one more stone makes a four);
+//	threat limit 2: a blocked three, or a blocked two on a line through one
+//	  of the attacker's four-points within four cells (the VCF's first four
+//	  joins the window);
+//	threat limit 3 or more: a blocked one.
+//
+// For white under renju a threat can also be a forbidden block made by a
+// stone that turns a fake black three real; every cell on the lines of a
+// black double-three candidate is added for that.
+func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
+	b := r.b
+	need := engine.BlockedThree
+	if r.threat >= 3 {
+		need = engine.BlockedOne
+	}
+	// lineMark[d][p]: p lies on a line along d through a four-point
+	var near [engine.NumDirs]uint32
+	if r.threat == 2 {
+		r.markGen++
+		for _, f := range b.Points(r.att, engine.FourPoints, nil) {
+			for d, step := range engine.Dirs {
+				for _, sign := range [2]int{1, -1} {
+					for k := 1; k <= 4; k++ {
+						q := engine.Point(int(f) + sign*k*step)
+						if !b.OnBoard(q) {
+							break
+						}
+						r.dirMark[d][q] = r.markGen
+					}
+				}
+			}
+		}
+		for d := range near {
+			near[d] = r.markGen
+		}
+	}
+	r.markGen++
+	n := b.Size()
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			p := engine.PointAt(x, y)
+			if b.At(p) != engine.Empty {
+				continue
+			}
+			ok := b.Threat(r.att, p) >= engine.ThreatFour
+			for dir := engine.Direction(0); !ok && dir < engine.NumDirs; dir++ {
+				l := b.LinePattern(r.att, p, dir)
+				ok = l >= need && l != engine.Overline ||
+					r.threat == 2 && l >= engine.BlockedTwo && l != engine.Overline && r.dirMark[dir][p] == near[dir]
+			}
+			if r.att == engine.White && b.Rule() == engine.Renju && b.ForbiddenCandidate(p) {
+				r.addLineCells(p, 5)
+			}
+			if ok {
+				r.mark[p] = r.markGen
+			}
+		}
+	}
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			p := engine.PointAt(x, y)
+			if r.mark[p] == r.markGen && b.At(p) == engine.Empty && b.Legal(r.att, p) {
+				moves = append(moves, p)
+			}
+		}
+	}
+	return moves
+}
+
+// addLineCells marks the empty cells up to reach steps from p along its
+// four lines for the current candidate generation.
+func (r *vctRun) addLineCells(p engine.Point, reach int) {
+	for _, step := range engine.Dirs {
+		for _, sign := range [2]int{1, -1} {
+			for k := 1; k <= reach; k++ {
+				q := engine.Point(int(p) + sign*k*step)
+				if !r.b.OnBoard(q) {
+					break
+				}
+				if r.b.At(q) == engine.Empty {
+					r.mark[q] = r.markGen
+				}
+			}
+		}
+	}
+}
+
+// orderAttacks sorts the attacker's moves, deterministically: the root's
+// threat-space hint first, then by threat class (fours, four-threes, double
+// threes, threes, ...), then by the attacker's potential plus the
+// defender's (a good threat also blocks), then by Point.
+func (r *vctRun) orderAttacks(moves []engine.Point) []engine.Point {
+	b := r.b
+	type scored struct {
+		m engine.Point
+		s int64
+	}
+	sc := make([]scored, len(moves))
+	atRoot := r.b.Hash() == r.rootHash && r.b.Stones() == r.rootStones
+	for i, m := range moves {
+		s := int64(b.Threat(r.att, m))<<40 + int64(b.Potential(r.att, m))<<8 + int64(b.Potential(r.def, m))
+		if atRoot {
+			if j := slices.Index(r.rootHint, m); j >= 0 {
+				s = int64(1)<<60 - int64(j)
+			}
+		}
+		sc[i] = scored{m, s}
+	}
+	slices.SortStableFunc(sc, func(a, b scored) int {
+		switch {
+		case a.s > b.s:
+			return -1
+		case a.s < b.s:
+			return 1
+		}
+		return 0
+	})
+	for i := range sc {
+		moves[i] = sc[i].m
+	}
+	return moves
+}
+
+// Outcomes of a defender node.
+const (
+	andOpen    = iota // unsolved: the defences follow
+	andWon            // the attacker has won
+	andLost           // the attacker's move failed
+	andStopped        // the budget ran out
+)
+
+// defences evaluates the defender node after the attacker's last move, with
+// d attacker moves left, and returns its defences (see VCT). The lists of
+// quiet threats are cached: computing one costs a VCF search per candidate.
+func (r *vctRun) defences(d int) ([]engine.Point, int) {
+	b := r.b
+	if b.LastMoveWon() {
+		return nil, andWon
+	}
+	if b.Count(r.def, engine.FivePoints) > 0 {
+		return nil, andLost
+	}
+	switch b.Count(r.att, engine.FivePoints) {
+	case 0:
+	case 1:
+		e := b.FirstPoint(r.att, engine.FivePoints)
+		if r.renjuDef && b.Forbidden(e) != engine.NotForbidden {
+			return nil, andWon
+		}
+		if d <= 0 {
+			return nil, andLost
+		}
+		return []engine.Point{e}, andOpen
+	default:
+		return nil, andWon
+	}
+	if d <= 0 {
+		return nil, andLost
+	}
+	key := r.key(false, d) ^ uint64(r.threat)
+	if moves, state, ok := r.cache.get(key); ok {
+		return moves, state
+	}
+	moves, state := r.quietDefences(min(r.threat, d))
+	if state != andStopped {
+		r.cache.put(key, moves, state)
+	}
+	return moves, state
+}
+
+// quietDefences handles a defender node after a quiet attacker move: the
+// move must threaten a VCF of at most k moves, and the defences are the
+// legal defender moves that leave no such VCF.
+func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
+	b := r.b
+	found, _, ok := r.vcf.find(k)
+	if !ok {
+		if r.vcf.stop {
+			return nil, andStopped
+		}
+		return nil, andLost
+	}
+	line := slices.Clone(found)
+	cands := r.defenceCandidates(line)
+	var out []engine.Point
+	for _, c := range cands {
+		if !b.Legal(r.def, c) {
+			continue
+		}
+		b.Play(c, r.def)
+		_, _, still := r.vcf.find(k)
+		b.Undo()
+		if r.vcf.stop {
+			return nil, andStopped
+		}
+		if !still {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, andWon
+	}
+	return r.orderDefences(out), andOpen
+}
+
+// defenceCandidates returns a superset of the defender's moves that can stop
+// the attacker's VCF line (played from the current position, the defender
+// having passed): the line's cells and final five-points, the cells on the
+// lines of each forced block (a stone there may make a four with it), the
+// defender's own fours, and under renju the cells around a forbidden block;
+// where forbidden points could change in ways that reach further (a black
+// double-three candidate in the line, a forbidden block by double-three),
+// every empty cell.
+func (r *vctRun) defenceCandidates(line []engine.Point) []engine.Point {
+	b := r.b
+	r.markGen++
+	all := false
+	for _, p := range b.Points(r.def, engine.FourPoints, nil) {
+		r.mark[p] = r.markGen
+	}
+	played := 0
+	for i, m := range line {
+		r.mark[m] = r.markGen
+		if i%2 == 0 {
+			if r.renjuAtt && b.ForbiddenCandidate(m) {
+				all = true
+			}
+			b.Play(m, r.att)
+		} else {
+			b.Play(m, r.def)
+			r.addLineCells(m, 4)
+		}
+		played++
+	}
+	if len(line)%2 == 1 && !b.LastMoveWon() { // ends on an attacker four
+		fives := b.Points(r.att, engine.FivePoints, nil)
+		for _, f := range fives {
+			r.mark[f] = r.markGen
+		}
+		if len(fives) == 1 && r.renjuDef {
+			r.addLineCells(fives[0], 5)
+			if b.Forbidden(fives[0]) == engine.DoubleThree {
+				all = true
+			}
+		}
+	}
+	for ; played > 0; played-- {
+		b.Undo()
+	}
+	var out []engine.Point
+	n := b.Size()
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			p := engine.PointAt(x, y)
+			if b.At(p) == engine.Empty && (all || r.mark[p] == r.markGen) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// orderDefences sorts defences, deterministically: defender fours first,
+// then by the attacker's potential plus the defender's, then by Point.
+func (r *vctRun) orderDefences(moves []engine.Point) []engine.Point {
+	b := r.b
+	score := func(m engine.Point) int64 {
+		s := int64(b.Potential(r.att, m)) + int64(b.Potential(r.def, m))
+		if b.Threat(r.def, m) >= engine.ThreatFour {
+			s += 1 << 40
+		}
+		return s
+	}
+	slices.SortStableFunc(moves, func(a, c engine.Point) int {
+		sa, sc := score(a), score(c)
+		switch {
+		case sa > sc:
+			return -1
+		case sa < sc:
+			return 1
+		}
+		return 0
+	})
+	return moves
+}
+
+// defenceCache remembers the outcome and defences of defender nodes after
+// quiet moves, direct-mapped by node key. Slices are never reused, so one
+// handed out stays valid after its slot is overwritten.
+type defenceCache struct {
+	slots []defenceEntry
+}
+
+type defenceEntry struct {
+	key   uint64
+	moves []engine.Point
+	state int
+}
+
+const defenceCacheSize = 1 << 16
+
+func (c *defenceCache) get(key uint64) ([]engine.Point, int, bool) {
+	if c.slots == nil {
+		return nil, 0, false
+	}
+	e := &c.slots[key&(defenceCacheSize-1)]
+	if e.key != key || e.state == 0 && e.moves == nil {
+		return nil, 0, false
+	}
+	return e.moves, e.state, true
+}
+
+func (c *defenceCache) put(key uint64, moves []engine.Point, state int) {
+	if c.slots == nil {
+		c.slots = make([]defenceEntry, defenceCacheSize)
+	}
+	c.slots[key&(defenceCacheSize-1)] = defenceEntry{key: key, moves: moves, state: state}
+}
