@@ -195,6 +195,13 @@ func (r *vcfRun) attack(depth, ply int) bool {
 		r.cutoff = true
 		return false
 	}
+	for len(r.moveBufs) <= ply {
+		r.moveBufs = append(r.moveBufs, make([]engine.Point, 0, 64))
+		r.scoreBufs = append(r.scoreBufs, make([]int32, 0, 64))
+	}
+	if depth == 1 {
+		return r.lastFour(ply) // cheaper than a table probe
+	}
 	h := b.Hash()
 	if d := r.tt.probe(h); d >= depth {
 		r.hits++
@@ -202,13 +209,6 @@ func (r *vcfRun) attack(depth, ply int) bool {
 			r.cutoff = true // the stored disproof was itself depth-limited
 		}
 		return false
-	}
-	for len(r.moveBufs) <= ply {
-		r.moveBufs = append(r.moveBufs, make([]engine.Point, 0, 64))
-		r.scoreBufs = append(r.scoreBufs, make([]int32, 0, 64))
-	}
-	if depth == 1 {
-		return r.lastFour(h, ply)
 	}
 	moves := r.moveBufs[ply][:0]
 	switch n := b.Count(r.def, engine.FivePoints); {
@@ -258,13 +258,12 @@ func (r *vcfRun) attack(depth, ply int) bool {
 // single four wins only by a forbidden block, which is possible only where
 // black has a forbidden or double-three-candidate cell (white stones never
 // make another cell forbidden), and only those fours are played out.
-func (r *vcfRun) lastFour(h uint64, ply int) bool {
+func (r *vcfRun) lastFour(ply int) bool {
 	b := r.b
 	var one [1]engine.Point
 	moves := one[:0]
 	switch n := b.Count(r.def, engine.FivePoints); {
 	case n > 1:
-		r.tt.store(h, depthInfinite)
 		return false
 	case n == 1:
 		moves = append(moves, b.FirstPoint(r.def, engine.FivePoints))
@@ -299,9 +298,6 @@ func (r *vcfRun) lastFour(h uint64, ply int) bool {
 	}
 	if anyFour {
 		r.cutoff = true // a deeper search could go on from these fours
-		r.tt.store(h, 1)
-	} else {
-		r.tt.store(h, depthInfinite)
 	}
 	return false
 }

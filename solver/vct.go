@@ -62,10 +62,10 @@ func NewVCT(mib int) *VCT {
 	return &VCT{pn: newPNTable(mib * 3 / 4), vcf: newFailTable(max(1, mib/4))}
 }
 
-// orVCFCap bounds the VCF searched at every attacker node; longer VCFs are
-// found by the proof-number search itself, whose attacker moves include
-// every four.
-var orVCFCap = 255
+// quietPN is the initial proof number of the defender node after a quiet
+// attacker move (df-pn+ style): a three usually has two or three defences,
+// a four one. Measured on quintet's cases, 3 needs the fewest nodes.
+const quietPN = 3
 
 // maxVCTDepth is the depth used when Limits.Depth is zero.
 const maxVCTDepth = 60
@@ -249,6 +249,8 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			cpn, cdn := uint32(1), uint32(1)
 			if e := r.tt.lookup(nodeKey(h^engine.ZobristKey(mover, m), !or, cd)); e != nil {
 				cpn, cdn = e.pn, e.dn
+			} else if or && r.b.Threat(r.att, m) < engine.ThreatFour {
+				cpn = quietPN // a threat has two or three defences, a four one
 			}
 			sumPN, sumDN = addPN(sumPN, cpn), addPN(sumDN, cdn)
 			if or {
@@ -331,7 +333,7 @@ func (r *vctRun) expand(or bool, d int) (moves []engine.Point, pn, dn uint32, be
 		if b.Count(r.att, engine.FivePoints) > 0 {
 			return proven(b.FirstPoint(r.att, engine.FivePoints), 0)
 		}
-		if line, _, ok := r.vcf.find(min(d, orVCFCap)); ok {
+		if line, _, ok := r.vcf.find(d); ok {
 			return proven(line[0], entryVCF)
 		}
 		if r.vcf.stop {

@@ -9,9 +9,12 @@ import (
 // attacks returns the attacker's moves at an attacker node with d attacker
 // moves left, best first: the block if the defender has a four (the block
 // must then itself be a four or a threat, which its defender node checks),
-// else the fours and the quiet moves that threaten a VCF of at most
-// min(ThreatLimit, d-1) moves. Lists are cached per node: finding the
-// threats costs a VCF search per candidate.
+// else the fours and the quiet moves that could threaten a VCF of at most
+// min(ThreatLimit, d-1) moves. Whether a quiet move really is a threat is
+// decided at its defender node, when the search first visits it: most
+// attacker nodes are settled after trying a few moves, so checking every
+// candidate up front (a VCF search each) costs more than it saves. Lists are
+// cached per node.
 func (r *vctRun) attacks(d int) []engine.Point {
 	b := r.b
 	switch n := b.Count(r.def, engine.FivePoints); {
@@ -29,29 +32,13 @@ func (r *vctRun) attacks(d int) []engine.Point {
 	}
 	cands := r.threatCandidates(r.buf(r.ply))
 	r.bufs[r.ply] = cands
-	var moves []engine.Point
-	k := min(r.threat, d-1)
+	moves := []engine.Point{}
 	for _, m := range cands {
-		if b.Threat(r.att, m) < engine.ThreatFour {
-			if k < 1 {
-				continue
-			}
-			b.Play(m, r.att)
-			_, _, threat := r.vcf.find(k)
-			b.Undo()
-			if r.vcf.stop {
-				return nil
-			}
-			if !threat {
-				continue
-			}
+		if d-1 >= 1 || b.Threat(r.att, m) >= engine.ThreatFour {
+			moves = append(moves, m)
 		}
-		moves = append(moves, m)
 	}
 	moves = r.orderAttacks(moves)
-	if moves == nil {
-		moves = []engine.Point{}
-	}
 	r.orCache.put(key, moves, andOpen)
 	return moves
 }
@@ -268,8 +255,8 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 
 // defenceCandidates returns a superset of the defender's moves that can stop
 // the attacker's VCF line (played from the current position, the defender
-// having passed): the line's cells and final five-points, the cells on the
-// lines of each forced block (a stone there may make a four with it), the
+// having passed): the line's cells and final five-points, the cells where a
+// defender stone would make a four with a forced block (addCounterCells), the
 // defender's own fours, and under renju the cells around a forbidden block;
 // where forbidden points could change in ways that reach further (a black
 // double-three candidate in the line, a forbidden block by double-three),
@@ -291,7 +278,7 @@ func (r *vctRun) defenceCandidates(line []engine.Point) []engine.Point {
 			b.Play(m, r.att)
 		} else {
 			b.Play(m, r.def)
-			r.addLineCells(m, 4)
+			r.addCounterCells(m)
 		}
 		played++
 	}
@@ -321,6 +308,28 @@ func (r *vctRun) defenceCandidates(line []engine.Point) []engine.Point {
 		}
 	}
 	return out
+}
+
+// addCounterCells marks the cells where a defender stone would make a four
+// through the forced block m just played: cells on m's lines, within four
+// steps, whose defender line pattern along that line is a four or better.
+// A counter-four that the defender could make at any later stage of the
+// VCF includes that stage's block, so marking at every block covers all.
+func (r *vctRun) addCounterCells(m engine.Point) {
+	b := r.b
+	for d, step := range engine.Dirs {
+		for _, sign := range [2]int{1, -1} {
+			for k := 1; k <= 4; k++ {
+				q := engine.Point(int(m) + sign*k*step)
+				if !b.OnBoard(q) {
+					break
+				}
+				if b.At(q) == engine.Empty && b.LinePattern(r.def, q, engine.Direction(d)) >= engine.Four {
+					r.mark[q] = r.markGen
+				}
+			}
+		}
+	}
 }
 
 // orderDefences sorts defences, deterministically: defender fours first,
