@@ -302,7 +302,9 @@ func (r *vctRun) extract(d int) (*ProofNode, error) {
 		return vcfChain(line), nil
 	}
 	moves := append([]engine.Point(nil), r.attacks(d)...)
+	// the proven move with the least work below it makes the smallest proof
 	for pass := 0; pass < 2; pass++ {
+		best, bestWork := engine.NoPoint, uint32(0)
 		for _, m := range moves {
 			b.Play(m, r.att)
 			e := r.tt.lookup(r.key(false, d-1))
@@ -310,15 +312,19 @@ func (r *vctRun) extract(d int) (*ProofNode, error) {
 				r.mid(false, d-1, pnInf, pnInf)
 				e = r.tt.lookup(r.key(false, d-1))
 			}
-			if e != nil && e.pn == 0 {
-				n, err := r.extractDefences(m, d-1)
-				b.Undo()
-				if err == nil {
-					return n, nil
-				}
-				continue
-			}
 			b.Undo()
+			if e != nil && e.pn == 0 && (best == engine.NoPoint || e.work < bestWork) {
+				best, bestWork = m, e.work
+			}
+		}
+		if best == engine.NoPoint {
+			continue
+		}
+		b.Play(best, r.att)
+		n, err := r.extractDefences(best, d-1)
+		b.Undo()
+		if err == nil {
+			return n, nil
 		}
 	}
 	return nil, errors.New("proof extraction found no proven move")

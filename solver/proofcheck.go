@@ -74,6 +74,7 @@ type proofChecker struct {
 	b        *engine.Board
 	att, def engine.Color
 	threat   int
+	line     []engine.Point // the line found by vcf(k, true), reversed
 }
 
 func (v *proofChecker) attacker(n *ProofNode, d int, path []engine.Point) error {
@@ -123,7 +124,14 @@ func (v *proofChecker) attacker(n *ProofNode, d int, path []engine.Point) error 
 		}
 		required = fives
 	default:
+		// The defences that matter are the defender's legal moves after
+		// which the attacker has no VCF of at most k moves. A line that
+		// still replays after a defender move proves the attacker wins
+		// there; only where it does not is a search needed.
 		k := min(v.threat, d-1)
+		v.line = v.line[:0]
+		threat := k > 0 && v.vcf(k, true)
+		threatLine := slices.Clone(v.line)
 		for y := 0; y < b.Size(); y++ {
 			for x := 0; x < b.Size(); x++ {
 				c := engine.PointAt(x, y)
@@ -131,7 +139,7 @@ func (v *proofChecker) attacker(n *ProofNode, d int, path []engine.Point) error 
 					continue
 				}
 				b.Play(c, v.def)
-				wins := v.vcf(k)
+				wins := threat && v.replay(threatLine) || v.vcf(k, false)
 				b.Undo()
 				if !wins {
 					required = append(required, c)
@@ -170,12 +178,16 @@ func (v *proofChecker) attacker(n *ProofNode, d int, path []engine.Point) error 
 
 // vcf reports whether the attacker, to move, wins by continuous fours in at
 // most k moves: a plain depth-first search, independent of the solver's.
-func (v *proofChecker) vcf(k int) bool {
+// With keep, the winning line is left in v.line, last move first.
+func (v *proofChecker) vcf(k int, keep bool) bool {
 	b := v.b
 	if k <= 0 {
 		return false
 	}
 	if b.Count(v.att, engine.FivePoints) > 0 {
+		if keep {
+			v.line = append(v.line, b.FirstPoint(v.att, engine.FivePoints))
+		}
 		return true
 	}
 	var moves []engine.Point
@@ -192,9 +204,12 @@ func (v *proofChecker) vcf(k int) bool {
 			continue
 		}
 		b.Play(m, v.att)
-		win := v.afterFour(m, k)
+		win := v.afterFour(m, k, keep)
 		b.Undo()
 		if win {
+			if keep {
+				v.line = append(v.line, m)
+			}
 			return true
 		}
 	}
@@ -202,7 +217,7 @@ func (v *proofChecker) vcf(k int) bool {
 }
 
 // afterFour finishes vcf after the attacker's move m.
-func (v *proofChecker) afterFour(m engine.Point, k int) bool {
+func (v *proofChecker) afterFour(m engine.Point, k int, keep bool) bool {
 	b := v.b
 	if b.FiveThrough(m) {
 		return true
@@ -223,5 +238,59 @@ func (v *proofChecker) afterFour(m engine.Point, k int) bool {
 	}
 	b.Play(e, v.def)
 	defer b.Undo()
-	return v.vcf(k - 1)
+	if v.vcf(k-1, keep) {
+		if keep {
+			v.line = append(v.line, e)
+		}
+		return true
+	}
+	return false
+}
+
+// replay reports whether the attacker, to move, wins by playing the VCF line
+// rev (last move first, as vcf leaves it) move by move: each attacker move
+// legal and a four or a five, each block the single five-point, no five for
+// the defender, and a certain win at the end.
+func (v *proofChecker) replay(rev []engine.Point) bool {
+	b := v.b
+	played := 0
+	defer func() {
+		for ; played > 0; played-- {
+			b.Undo()
+		}
+	}()
+	for i := len(rev) - 1; i >= 0; i -= 2 {
+		m := rev[i]
+		if b.At(m) != engine.Empty || !b.Legal(v.att, m) || b.Count(v.def, engine.FivePoints) > 1 {
+			return false
+		}
+		if dfp := b.Count(v.def, engine.FivePoints); dfp == 1 && b.FirstPoint(v.def, engine.FivePoints) != m {
+			return false
+		}
+		b.Play(m, v.att)
+		played++
+		if b.FiveThrough(m) {
+			return true
+		}
+		if b.Count(v.def, engine.FivePoints) > 0 {
+			return false
+		}
+		fives := b.Points(v.att, engine.FivePoints, nil)
+		switch {
+		case len(fives) >= 2:
+			return true
+		case len(fives) == 0:
+			return false
+		}
+		e := fives[0]
+		if v.def == engine.Black && b.Rule() == engine.Renju && b.Forbidden(e) != engine.NotForbidden {
+			return true
+		}
+		if i == 0 || rev[i-1] != e {
+			return false
+		}
+		b.Play(e, v.def)
+		played++
+	}
+	return false
 }

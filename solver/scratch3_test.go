@@ -1,0 +1,35 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gomoku/positions/datatest"
+)
+
+func TestScratchSome(t *testing.T) {
+	want := map[string]bool{}
+	for _, id := range strings.Fields(os.Getenv("IDS")) {
+		want[id] = true
+	}
+	files, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "lfz-*.jsonl"))
+	for _, T := range []int{1, 2, 3} {
+		v := NewVCT(256)
+		v.ThreatLimit = T
+		for _, f := range files {
+			for _, p := range load(t, f) {
+				if !want[p.ID] {
+					continue
+				}
+				pr := problem(t, p)
+				res, err := v.Search(context.Background(), pr, Limits{Time: 10 * time.Second}, nil)
+				fmt.Printf("T=%d %-24s %-7v %9d %12v %v %v\n", T, p.ID, res.Status, res.Nodes, res.Elapsed.Round(time.Microsecond), res.Line, err)
+			}
+		}
+	}
+}

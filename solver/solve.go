@@ -1,0 +1,292 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gomoku/engine"
+)
+
+// Mode is what Solver.Solve searches for.
+type Mode uint8
+
+// The modes.
+const (
+	// ModeVCF: a win by continuous fours.
+	ModeVCF Mode = 1
+	// ModeVCT: a win by continuous threats (fours and threats of a VCF of
+	// up to the threat limit), VCF first.
+	ModeVCT Mode = 2
+)
+
+// String returns "vcf" or "vct".
+func (m Mode) String() string {
+	switch m {
+	case ModeVCF:
+		return "vcf"
+	case ModeVCT:
+		return "vct"
+	}
+	return "mode?"
+}
+
+// ErrBadMode reports an unknown mode name.
+var ErrBadMode = errors.New("unknown mode (want vcf or vct)")
+
+// ParseMode reads "vcf" or "vct". The error wraps ErrBadMode.
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(s) {
+	case "vcf":
+		return ModeVCF, nil
+	case "vct":
+		return ModeVCT, nil
+	}
+	return 0, fmt.Errorf("%q: %w", s, ErrBadMode)
+}
+
+// DefaultThreatLimit is the threat limit Solve raises VCT searches to when
+// Solver.ThreatLimit is zero: threats of a VCF of up to three moves, which
+// covers the fukumi of renju problems.
+const DefaultThreatLimit = 3
+
+// Solver answers problems one after another with shared tables and, when
+// Store is set, a durable store of results consulted before searching.
+type Solver struct {
+	VCF *VCF
+	VCT *VCT
+	// Store, if not nil, is asked before each search and told each result.
+	Store *Store
+	// ThreatLimit is the largest threat limit of a VCT search; Solve tries
+	// 1, 2, ... up to it and reports the first win. Zero means
+	// DefaultThreatLimit.
+	ThreatLimit int
+}
+
+// NewSolver returns a Solver whose tables take about mib MiB in all
+// (DefaultMemoryMiB when 0): a quarter for VCF, the rest for VCT.
+func NewSolver(mib int) *Solver {
+	if mib <= 0 {
+		mib = DefaultMemoryMiB
+	}
+	return &Solver{VCF: NewVCF(max(1, mib/4)), VCT: NewVCT(max(1, mib-mib/4))}
+}
+
+// Answer is a solved problem: the result, the proof of a win (VCF lines as a
+// chain of fours), and how it was reached.
+type Answer struct {
+	Result
+	Proof *Proof
+	// Mode is the search that decided: ModeVCF when a VCF was found even
+	// in a VCT search.
+	Mode Mode
+	// ThreatLimit is, for a VCT win, the threat limit it was proven with;
+	// for a VCT no-win, the largest one searched.
+	ThreatLimit int
+	// FromStore says the answer was read from the store.
+	FromStore bool
+}
+
+// Solve searches pr in mode within lim. A VCT search looks for a VCF first,
+// then for a VCT with threat limits 1, 2, ... ThreatLimit, the budget
+// shared; its no-win holds for the largest limit. Wins come with a proof
+// that has passed VerifyProof (VCF lines: Verify). Errors are those of
+// VCF.Search and VCT.Prove, and store errors.
+func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, progress ProgressFunc) (Answer, error) {
+	if _, _, err := pr.check(); err != nil {
+		return Answer{}, err
+	}
+	tmax := s.ThreatLimit
+	if tmax <= 0 {
+		tmax = DefaultThreatLimit
+	}
+	var key storeKey
+	if s.Store != nil {
+		h, sym := pr.Board.CanonicalHash()
+		key = storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
+			passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
+		if mode == ModeVCT {
+			key.threat = tmax
+		}
+		start := time.Now()
+		e, ok, err := s.Store.get(key)
+		if err != nil {
+			return Answer{}, err
+		}
+		if ok {
+			if a, usable, err := s.fromStore(pr, mode, lim, e, sym); err != nil || usable {
+				a.Elapsed = time.Since(start)
+				return a, err
+			}
+		}
+	}
+	a, err := s.search(ctx, pr, mode, tmax, lim, progress)
+	if err != nil || s.Store == nil || a.Status == StatusUnknown {
+		return a, err
+	}
+	_, sym := pr.Board.CanonicalHash()
+	e := storeEntry{status: a.Status, end: a.End, shortest: a.Shortest}
+	switch a.Status {
+	case StatusWin:
+		e.depth = a.Proof.Root.depth()
+		e.proof = transformTree(a.Proof.Root, sym, pr.Board.Size())
+	case StatusNoWin:
+		e.depth = a.Proven.Depth
+	}
+	if mode == ModeVCT && a.Status == StatusWin {
+		e.shortest = false
+	}
+	return a, s.Store.put(key, e)
+}
+
+// search runs the searches of a mode.
+func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, lim Limits, progress ProgressFunc) (Answer, error) {
+	start := time.Now()
+	if s.VCF == nil || s.VCT == nil {
+		*s = Solver{VCF: NewVCF(DefaultMemoryMiB / 4), VCT: NewVCT(DefaultMemoryMiB * 3 / 4), Store: s.Store, ThreatLimit: s.ThreatLimit}
+	}
+	vcfLim := lim
+	if mode == ModeVCT {
+		s.VCF.Shortest = false
+	}
+	res, err := s.VCF.Search(ctx, pr, vcfLim, progress)
+	if err != nil {
+		return Answer{}, err
+	}
+	if res.Status == StatusWin || mode == ModeVCF || res.Status == StatusUnknown && res.Stopped != "" && mode == ModeVCF {
+		a := Answer{Result: res, Mode: ModeVCF}
+		if res.Status == StatusWin {
+			a.Proof = newProof(pr, lim.Depth, 0, vcfChain(res.Line))
+		}
+		return a, nil
+	}
+	if res.Status == StatusUnknown {
+		return Answer{Result: res, Mode: ModeVCF}, nil
+	}
+	nodes := res.Nodes
+	var a Answer
+	for t := 1; t <= tmax; t++ {
+		sub := lim
+		if lim.Time > 0 {
+			sub.Time = lim.Time - time.Since(start)
+			if sub.Time <= 0 {
+				return Answer{Result: Result{Status: StatusUnknown, Stopped: "time", Nodes: nodes,
+					Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: t - 1}, nil
+			}
+		}
+		if lim.Nodes > 0 {
+			sub.Nodes = lim.Nodes - nodes
+			if sub.Nodes <= 0 {
+				return Answer{Result: Result{Status: StatusUnknown, Stopped: "nodes", Nodes: nodes,
+					Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: t - 1}, nil
+			}
+		}
+		s.VCT.ThreatLimit = t
+		r, proof, err := s.VCT.Prove(ctx, pr, sub, progress)
+		if err != nil {
+			return Answer{}, err
+		}
+		nodes += r.Nodes
+		r.Nodes, r.Elapsed = nodes, time.Since(start)
+		a = Answer{Result: r, Proof: proof, Mode: ModeVCT, ThreatLimit: t}
+		if r.Status != StatusNoWin {
+			break
+		}
+	}
+	return a, nil
+}
+
+// fromStore turns a stored entry into an answer if it holds under lim: a
+// win found within at most the limit's attacker moves, or a no-win proven
+// under at least the limit (or at every length). The proof is mapped back
+// from the canonical orientation (sym is the position's canonical symmetry)
+// and its main line replayed before the answer is returned.
+func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym int) (Answer, bool, error) {
+	a := Answer{Mode: mode, FromStore: true}
+	a.Status, a.End, a.Shortest = e.status, e.end, e.shortest
+	switch e.status {
+	case StatusWin:
+		if lim.Depth > 0 && e.depth > lim.Depth {
+			return a, false, nil
+		}
+		if mode == ModeVCF && s.VCF != nil && s.VCF.Shortest && !e.shortest {
+			return a, false, nil
+		}
+		root := transformTree(e.proof, engine.InverseSymmetry(sym), pr.Board.Size())
+		a.Proof = newProof(pr, lim.Depth, 0, root)
+		a.Line = a.Proof.MainLine()
+		if err := replayMainLine(pr, a.Line); err != nil {
+			return a, false, &ReplayError{Line: a.Line, Err: fmt.Errorf("stored proof: %w", err)}
+		}
+		a.ProofNodes = a.Proof.TreeSize()
+		if isChain(root) {
+			a.Mode = ModeVCF
+		}
+	case StatusNoWin:
+		limit := lim.Depth
+		if limit <= 0 && mode == ModeVCT {
+			limit = maxVCTDepth
+		}
+		if e.depth != 0 && (limit <= 0 || limit > e.depth) {
+			return a, false, nil
+		}
+		a.Proven = Limits{Depth: e.depth}
+	default:
+		return a, false, nil
+	}
+	return a, true, nil
+}
+
+// isChain reports whether a proof tree is a single line (a VCF).
+func isChain(n *ProofNode) bool {
+	for ; n != nil; n = n.Defences[0].Answer {
+		if len(n.Defences) == 0 {
+			return true
+		}
+		if len(n.Defences) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// transformTree maps every move of a proof tree through symmetry k.
+func transformTree(n *ProofNode, k, size int) *ProofNode {
+	if n == nil {
+		return nil
+	}
+	out := &ProofNode{Move: engine.Transform(n.Move, k, size)}
+	for _, d := range n.Defences {
+		out.Defences = append(out.Defences, ProofDefence{Move: engine.Transform(d.Move, k, size),
+			Answer: transformTree(d.Answer, k, size)})
+	}
+	return out
+}
+
+// replayMainLine plays a main line on a fresh copy of the board: every move
+// on an empty point, legal for its side, and the last position a certain
+// win for the attacker (a five, two five-points, a forbidden block, or a
+// threat the defender cannot meet, which VerifyProof checked when the proof
+// was made).
+func replayMainLine(pr Problem, line []engine.Point) error {
+	b := pr.Board.Clone()
+	for i, m := range line {
+		c := pr.Attacker
+		if i%2 == 1 {
+			c = c.Opponent()
+		}
+		if !b.OnBoard(m) || b.At(m) != engine.Empty || !b.Legal(c, m) {
+			return fmt.Errorf("move %d (%v) is not legal", i+1, m)
+		}
+		b.Play(m, c)
+		if b.LastMoveWon() && i != len(line)-1 {
+			return fmt.Errorf("move %d (%v) ends the game but the line goes on", i+1, m)
+		}
+	}
+	if len(line)%2 == 0 {
+		return errors.New("the line ends on a defender move")
+	}
+	return nil
+}

@@ -1,0 +1,380 @@
+package solver
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"gomoku/engine"
+)
+
+// Store is the durable layer of solved results: a badger database
+// (github.com/dgraph-io/badger/v4) of positions proven won or not won, with
+// the limits they were proven under and, for wins, the proof. Searches never
+// read it node by node: the in-memory tables sit in front, and the store is
+// asked once per problem, before searching, and told the result after.
+//
+// Writes are batched (badger's WriteBatch) and flushed every storeFlushEvery
+// results, on Flush and on Close; the value log is garbage-collected on a
+// ticker. A Store is safe for concurrent use. One process at a time may open
+// a store directory; another gets ErrStoreLocked at once.
+//
+// Keys (14 bytes):
+//
+//	byte 0      storeKeyVersion (1)
+//	byte 1      rule (engine.Rule)
+//	byte 2      board size
+//	byte 3      attacker (engine.Color); bit 7 set when the defender passed
+//	byte 4      mode (1 VCF, 2 VCT)
+//	byte 5      threat limit (VCT) or 0
+//	bytes 6-13  canonical Zobrist key: the least of the 8 symmetric images'
+//	            keys (engine.Board.CanonicalHash), big-endian
+//
+// Values:
+//
+//	byte 0      storeValueVersion (1)
+//	byte 1      status: 1 win, 2 no-win
+//	byte 2      line end (LineEnd) of a win
+//	byte 3      flags: bit 0 the line is proven shortest
+//	bytes 4-5   depth: a win's attacker moves; a no-win's limit (0: any)
+//	bytes 6-9   proof size n in moves (0 for a no-win)
+//	...         the proof, in the canonical orientation, preorder: per
+//	            attacker node its move (2 bytes, engine.Point) and its number
+//	            of defences (uvarint), then per defence its move and node
+//	last 4      CRC-32 (IEEE) of everything before
+type Store struct {
+	db *badger.DB
+
+	mu      sync.Mutex
+	wb      *badger.WriteBatch
+	pending int
+	mem     map[string][]byte // results read or written in this process
+	closed  bool
+
+	stopGC chan struct{}
+	gcDone chan struct{}
+}
+
+// ErrStoreLocked: another process has the store open.
+var ErrStoreLocked = errors.New("the store is in use by another process")
+
+// ErrStoreCorrupt: a stored value failed its checksum or does not decode.
+var ErrStoreCorrupt = errors.New("corrupt store entry")
+
+const (
+	storeKeyVersion   = 1
+	storeValueVersion = 1
+	// storeFlushEvery is how many results are batched before a flush.
+	storeFlushEvery = 64
+	// storeGCInterval is how often the value log is garbage-collected.
+	storeGCInterval = 5 * time.Minute
+	storeMemLimit   = 1 << 16
+)
+
+// OpenStore opens (creating if needed) the store in directory dir, or an
+// in-memory store when dir is "". Errors: ErrStoreLocked when another process
+// has it open; badger's own errors otherwise.
+func OpenStore(dir string) (*Store, error) {
+	opt := badger.DefaultOptions(dir).WithLogger(nil).WithMemTableSize(16 << 20).
+		WithValueLogFileSize(64 << 20).WithBlockCacheSize(16 << 20).WithIndexCacheSize(8 << 20)
+	if dir == "" {
+		opt = opt.WithInMemory(true)
+	}
+	db, err := badger.Open(opt)
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("%s: %w", dir, ErrStoreLocked)
+		}
+		return nil, fmt.Errorf("opening store %s: %w", dir, err)
+	}
+	s := &Store{db: db, wb: db.NewWriteBatch(), mem: map[string][]byte{},
+		stopGC: make(chan struct{}), gcDone: make(chan struct{})}
+	go s.gcLoop(dir == "")
+	return s, nil
+}
+
+// gcLoop runs the value log garbage collection on a ticker until Close.
+func (s *Store) gcLoop(inMemory bool) {
+	defer close(s.gcDone)
+	if inMemory {
+		<-s.stopGC
+		return
+	}
+	t := time.NewTicker(storeGCInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stopGC:
+			return
+		case <-t.C:
+			s.runGC()
+		}
+	}
+}
+
+// runGC collects the value log until there is nothing to rewrite.
+// ErrNoRewrite and ErrRejected (another GC running, or closing) are normal.
+func (s *Store) runGC() error {
+	for {
+		err := s.db.RunValueLogGC(0.5)
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, badger.ErrNoRewrite), errors.Is(err, badger.ErrRejected),
+			errors.Is(err, badger.ErrGCInMemoryMode):
+			return nil
+		default:
+			return err
+		}
+	}
+}
+
+// Flush commits every pending write.
+func (s *Store) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flushLocked()
+}
+
+func (s *Store) flushLocked() error {
+	if s.closed || s.pending == 0 {
+		return nil
+	}
+	err := s.wb.Flush()
+	s.wb, s.pending = s.db.NewWriteBatch(), 0
+	return err
+}
+
+// Close flushes pending writes, stops the garbage collector and closes the
+// database. It is safe to call twice.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	err := s.flushLocked()
+	s.wb.Cancel()
+	s.closed = true
+	s.mu.Unlock()
+	close(s.stopGC)
+	<-s.gcDone
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// storeKey identifies a problem in the store.
+type storeKey struct {
+	rule     engine.Rule
+	size     int
+	attacker engine.Color
+	passes   bool
+	mode     Mode
+	threat   int
+	hash     uint64
+}
+
+func (k storeKey) bytes() []byte {
+	out := make([]byte, 14)
+	out[0] = storeKeyVersion
+	out[1] = byte(k.rule)
+	out[2] = byte(k.size)
+	out[3] = byte(k.attacker)
+	if k.passes {
+		out[3] |= 0x80
+	}
+	out[4] = byte(k.mode)
+	out[5] = byte(k.threat)
+	binary.BigEndian.PutUint64(out[6:], k.hash)
+	return out
+}
+
+// storeEntry is a stored result, proof in the canonical orientation.
+type storeEntry struct {
+	status   Status
+	end      LineEnd
+	shortest bool
+	depth    int
+	proof    *ProofNode
+}
+
+func (e storeEntry) encode() []byte {
+	out := []byte{storeValueVersion, byte(e.status), byte(e.end), 0, 0, 0, 0, 0, 0, 0}
+	if e.shortest {
+		out[3] = 1
+	}
+	binary.LittleEndian.PutUint16(out[4:], uint16(e.depth))
+	binary.LittleEndian.PutUint32(out[6:], uint32(e.proof.size()))
+	var enc func(n *ProofNode)
+	enc = func(n *ProofNode) {
+		out = binary.LittleEndian.AppendUint16(out, uint16(n.Move))
+		out = binary.AppendUvarint(out, uint64(len(n.Defences)))
+		for _, d := range n.Defences {
+			out = binary.LittleEndian.AppendUint16(out, uint16(d.Move))
+			enc(d.Answer)
+		}
+	}
+	if e.proof != nil {
+		enc(e.proof)
+	}
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+}
+
+func decodeEntry(v []byte) (storeEntry, error) {
+	if len(v) < 14 || v[0] != storeValueVersion {
+		return storeEntry{}, ErrStoreCorrupt
+	}
+	body := v[:len(v)-4]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(v[len(v)-4:]) {
+		return storeEntry{}, ErrStoreCorrupt
+	}
+	e := storeEntry{status: Status(body[1]), end: LineEnd(body[2]), shortest: body[3]&1 != 0,
+		depth: int(binary.LittleEndian.Uint16(body[4:]))}
+	size := int(binary.LittleEndian.Uint32(body[6:]))
+	rest := body[10:]
+	bad := false
+	var dec func(depth int) *ProofNode
+	dec = func(depth int) *ProofNode {
+		if bad || len(rest) < 3 || depth > engine.MaxSize*engine.MaxSize {
+			bad = true
+			return nil
+		}
+		n := &ProofNode{Move: engine.Point(binary.LittleEndian.Uint16(rest))}
+		rest = rest[2:]
+		k, w := binary.Uvarint(rest)
+		if w <= 0 || k > uint64(len(rest)) {
+			bad = true
+			return nil
+		}
+		rest = rest[w:]
+		for i := uint64(0); i < k && !bad; i++ {
+			if len(rest) < 2 {
+				bad = true
+				return nil
+			}
+			m := engine.Point(binary.LittleEndian.Uint16(rest))
+			rest = rest[2:]
+			n.Defences = append(n.Defences, ProofDefence{Move: m, Answer: dec(depth + 1)})
+		}
+		return n
+	}
+	if size > 0 {
+		e.proof = dec(0)
+	}
+	if bad || len(rest) != 0 || (e.status != StatusWin && e.status != StatusNoWin) || e.proof.size() != size {
+		return storeEntry{}, ErrStoreCorrupt
+	}
+	return e, nil
+}
+
+// get returns the stored entry of k, if any.
+func (s *Store) get(k storeKey) (storeEntry, bool, error) {
+	key := k.bytes()
+	s.mu.Lock()
+	v, ok := s.mem[string(key)]
+	s.mu.Unlock()
+	if !ok {
+		err := s.db.View(func(txn *badger.Txn) error {
+			item, err := txn.Get(key)
+			if err != nil {
+				return err
+			}
+			v, err = item.ValueCopy(nil)
+			return err
+		})
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return storeEntry{}, false, nil
+		}
+		if err != nil {
+			return storeEntry{}, false, err
+		}
+	}
+	e, err := decodeEntry(v)
+	if err != nil {
+		return storeEntry{}, false, err
+	}
+	return e, true, nil
+}
+
+// put records an entry; it is flushed with the batch.
+func (s *Store) put(k storeKey, e storeEntry) error {
+	key, val := k.bytes(), e.encode()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("store closed")
+	}
+	if len(s.mem) >= storeMemLimit {
+		clear(s.mem)
+	}
+	s.mem[string(key)] = val
+	if err := s.wb.Set(key, val); err != nil {
+		return err
+	}
+	s.pending++
+	if s.pending >= storeFlushEvery {
+		return s.flushLocked()
+	}
+	return nil
+}
+
+// StoreStats describes a store's contents.
+type StoreStats struct {
+	// Entries counts results by mode and status ("vcf win", "vct no-win").
+	Entries map[string]int
+	// Total is the number of results.
+	Total int
+	// Corrupt counts entries that fail their checksum.
+	Corrupt int
+	// LSMBytes and VLogBytes are the sizes of badger's files, in bytes.
+	LSMBytes, VLogBytes int64
+}
+
+// Stats scans the store.
+func (s *Store) Stats() (StoreStats, error) {
+	if err := s.Flush(); err != nil {
+		return StoreStats{}, err
+	}
+	st := StoreStats{Entries: map[string]int{}}
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.DefaultIteratorOptions)
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			item := it.Item()
+			k := item.Key()
+			v, err := item.ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			e, err := decodeEntry(v)
+			if len(k) != 14 || err != nil {
+				st.Corrupt++
+				continue
+			}
+			st.Total++
+			st.Entries[Mode(k[4]).String()+" "+e.status.String()]++
+		}
+		return nil
+	})
+	st.LSMBytes, st.VLogBytes = s.db.Size()
+	return st, err
+}
+
+// Compact flattens the LSM tree and garbage-collects the value log.
+func (s *Store) Compact() error {
+	if err := s.Flush(); err != nil {
+		return err
+	}
+	if err := s.db.Flatten(2); err != nil {
+		return err
+	}
+	return s.runGC()
+}
