@@ -74,13 +74,35 @@ func (n *ProofNode) size() int {
 	return s
 }
 
-// depth returns the most attacker moves along any branch.
-func (n *ProofNode) depth() int {
-	best := 0
-	for _, d := range n.Defences {
-		best = max(best, d.Answer.depth())
+// RequiredDepth returns the fewest attacker moves the proof needs: the
+// attacker-move limit under which VerifyProof accepts it. Along each branch
+// it counts the listed moves and, after a quiet threat (a move that is not
+// a four and does not win at once), the ThreatLimit moves of the VCF that
+// answers the defences left unlisted. It replays the tree on the proof's
+// board; a proof that does not set up counts 0.
+func (p *Proof) RequiredDepth() int {
+	b, err := p.Board()
+	if err != nil {
+		return 0
 	}
-	return best + 1
+	att := p.Attacker
+	var req func(n *ProofNode) int
+	req = func(n *ProofNode) int {
+		b.Play(n.Move, att)
+		defer b.Undo()
+		best := 0
+		fives := b.Count(att, engine.FivePoints)
+		if !b.LastMoveWon() && fives == 0 {
+			best = max(1, p.ThreatLimit) // a quiet threat
+		}
+		for _, d := range n.Defences {
+			b.Play(d.Move, att.Opponent())
+			best = max(best, req(d.Answer))
+			b.Undo()
+		}
+		return best + 1
+	}
+	return req(p.Root)
 }
 
 // MainLine returns the principal variation of the proof: from the root, each

@@ -13,19 +13,17 @@ import (
 )
 
 func TestScratchLFZ(t *testing.T) {
-	T, _ := strconv.Atoi(os.Getenv("VCT_T"))
 	secs, _ := strconv.Atoi(os.Getenv("VCT_SECS"))
 	files, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "lfz-*.jsonl"))
-	v := NewVCT(256)
-	v.ThreatLimit = T
+	s := NewSolver(512)
 	for _, f := range files {
 		for _, p := range load(t, f) {
 			if p.Puzzle.Task != "vct" {
 				continue
 			}
 			pr := problem(t, p)
-			res, err := v.Search(context.Background(), pr, Limits{Time: time.Duration(secs) * time.Second}, nil)
-			fmt.Printf("%-24s %-7v %9d %12v %d %v\n", p.ID, res.Status, res.Nodes, res.Elapsed.Round(time.Microsecond), len(res.Line), err)
+			a, err := s.Solve(context.Background(), pr, ModeVCT, Limits{Time: time.Duration(secs) * time.Second}, nil)
+			fmt.Printf("%-24s %-7v T=%d %9d %12v %d %v\n", p.ID, a.Status, a.ThreatLimit, a.Nodes, a.Elapsed.Round(time.Microsecond), len(a.Line), err)
 		}
 	}
 }

@@ -111,14 +111,16 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 			key.threat = tmax
 		}
 		start := time.Now()
-		e, ok, err := s.Store.get(key)
-		if err != nil {
-			return Answer{}, err
-		}
-		if ok {
-			if a, usable, err := s.fromStore(pr, mode, lim, e, sym); err != nil || usable {
-				a.Elapsed = time.Since(start)
-				return a, err
+		for _, status := range [2]Status{StatusWin, StatusNoWin} {
+			e, ok, err := s.Store.get(key, status)
+			if err != nil {
+				return Answer{}, err
+			}
+			if ok {
+				if a, usable, err := s.fromStore(pr, mode, lim, e, sym); err != nil || usable {
+					a.Elapsed = time.Since(start)
+					return a, err
+				}
 			}
 		}
 	}
@@ -130,7 +132,12 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	e := storeEntry{status: a.Status, end: a.End, shortest: a.Shortest}
 	switch a.Status {
 	case StatusWin:
-		e.depth = a.Proof.Root.depth()
+		// the proof holds within the search's limit (VerifyProof checked it
+		// there) and within RequiredDepth, an upper bound from the tree
+		e.depth = a.Proof.RequiredDepth()
+		if lim.Depth > 0 && lim.Depth < e.depth {
+			e.depth = lim.Depth
+		}
 		e.proof = transformTree(a.Proof.Root, sym, pr.Board.Size())
 	case StatusNoWin:
 		e.depth = a.Proven.Depth
@@ -147,22 +154,19 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if s.VCF == nil || s.VCT == nil {
 		*s = Solver{VCF: NewVCF(DefaultMemoryMiB / 4), VCT: NewVCT(DefaultMemoryMiB * 3 / 4), Store: s.Store, ThreatLimit: s.ThreatLimit}
 	}
-	vcfLim := lim
+	shortest := s.VCF.Shortest
 	if mode == ModeVCT {
-		s.VCF.Shortest = false
+		s.VCF.Shortest = false // any VCF proves a VCT; its length is not the point
 	}
-	res, err := s.VCF.Search(ctx, pr, vcfLim, progress)
+	res, err := s.VCF.Search(ctx, pr, lim, progress)
+	s.VCF.Shortest = shortest
 	if err != nil {
 		return Answer{}, err
 	}
-	if res.Status == StatusWin || mode == ModeVCF || res.Status == StatusUnknown && res.Stopped != "" && mode == ModeVCF {
-		a := Answer{Result: res, Mode: ModeVCF}
-		if res.Status == StatusWin {
-			a.Proof = newProof(pr, lim.Depth, 0, vcfChain(res.Line))
-		}
-		return a, nil
+	if res.Status == StatusWin {
+		return Answer{Result: res, Mode: ModeVCF, Proof: newProof(pr, lim.Depth, 0, vcfChain(res.Line))}, nil
 	}
-	if res.Status == StatusUnknown {
+	if mode == ModeVCF || res.Status == StatusUnknown {
 		return Answer{Result: res, Mode: ModeVCF}, nil
 	}
 	nodes := res.Nodes

@@ -25,7 +25,7 @@ import (
 // ticker. A Store is safe for concurrent use. One process at a time may open
 // a store directory; another gets ErrStoreLocked at once.
 //
-// Keys (14 bytes):
+// Keys (15 bytes):
 //
 //	byte 0      storeKeyVersion (1)
 //	byte 1      rule (engine.Rule)
@@ -35,6 +35,11 @@ import (
 //	byte 5      threat limit (VCT) or 0
 //	bytes 6-13  canonical Zobrist key: the least of the 8 symmetric images'
 //	            keys (engine.Board.CanonicalHash), big-endian
+//	byte 14     the verdict kept under the key: 1 win, 2 no-win
+//
+// A position keeps its best win (the fewest attacker moves) and its
+// strongest no-win (the largest limit) side by side, since a puzzle set may
+// hold the same position with different limits.
 //
 // Values:
 //
@@ -182,8 +187,9 @@ type storeKey struct {
 	hash     uint64
 }
 
-func (k storeKey) bytes() []byte {
-	out := make([]byte, 14)
+func (k storeKey) bytes(status Status) []byte {
+	out := make([]byte, 15)
+	out[14] = byte(status)
 	out[0] = storeKeyVersion
 	out[1] = byte(k.rule)
 	out[2] = byte(k.size)
@@ -197,13 +203,25 @@ func (k storeKey) bytes() []byte {
 	return out
 }
 
-// storeEntry is a stored result, proof in the canonical orientation.
+// storeEntry is a stored result, proof in the canonical orientation. depth
+// is, for a win, the fewest attacker moves the proof needs (its VerifyProof
+// limit); for a no-win, the limit it was proven under, 0 meaning any.
 type storeEntry struct {
 	status   Status
 	end      LineEnd
 	shortest bool
 	depth    int
 	proof    *ProofNode
+}
+
+// stronger reports whether e says more than old under the same key: a win
+// in fewer moves (or as many, proven shortest), a no-win under a larger
+// limit (0, any length, is the largest).
+func (e storeEntry) stronger(old storeEntry) bool {
+	if e.status == StatusWin {
+		return e.depth < old.depth || e.depth == old.depth && e.shortest && !old.shortest
+	}
+	return old.depth != 0 && (e.depth == 0 || e.depth > old.depth)
 }
 
 func (e storeEntry) encode() []byte {
@@ -275,9 +293,9 @@ func decodeEntry(v []byte) (storeEntry, error) {
 	return e, nil
 }
 
-// get returns the stored entry of k, if any.
-func (s *Store) get(k storeKey) (storeEntry, bool, error) {
-	key := k.bytes()
+// get returns the stored entry of k with the given verdict, if any.
+func (s *Store) get(k storeKey, status Status) (storeEntry, bool, error) {
+	key := k.bytes(status)
 	s.mu.Lock()
 	v, ok := s.mem[string(key)]
 	s.mu.Unlock()
@@ -304,9 +322,13 @@ func (s *Store) get(k storeKey) (storeEntry, bool, error) {
 	return e, true, nil
 }
 
-// put records an entry; it is flushed with the batch.
+// put records an entry unless the store already holds a stronger one with
+// the same verdict; it is flushed with the batch.
 func (s *Store) put(k storeKey, e storeEntry) error {
-	key, val := k.bytes(), e.encode()
+	if old, ok, err := s.get(k, e.status); err == nil && ok && !e.stronger(old) {
+		return nil
+	}
+	key, val := k.bytes(e.status), e.encode()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -355,7 +377,7 @@ func (s *Store) Stats() (StoreStats, error) {
 				return err
 			}
 			e, err := decodeEntry(v)
-			if len(k) != 14 || err != nil {
+			if len(k) != 15 || err != nil {
 				st.Corrupt++
 				continue
 			}

@@ -1,11 +1,14 @@
 // Command gomoku solves and analyses gomoku and renju positions: it proves
-// wins by continuous fours (VCF) with checkable lines, lists renju forbidden
-// points, and draws positions, reading move lists, board diagrams, Gomocup
-// .psq records, the shared JSONL puzzle schema and lfz084 puzzle files.
+// wins by continuous fours (VCF) or threats (VCT) with checkable lines and
+// proof trees, keeps solved results in a badger store, lists renju
+// forbidden points, and draws positions, reading move lists, board
+// diagrams, Gomocup .psq records, the shared JSONL puzzle schema and lfz084
+// puzzle files.
 //
-// Each command has its own file: solve.go, show.go, forbidden.go, bench.go;
-// input.go reads positions, render.go draws boards and writes JSON Lines.
-// Exit codes: 0 done, 1 error (including any bad record in a batch), 2 usage.
+// Each command has its own file: solve.go, verify.go, show.go, forbidden.go,
+// tt.go, bench.go; input.go reads positions, render.go draws boards and
+// writes JSON Lines. Exit codes: 0 done, 1 error (including any bad record
+// in a batch), 2 usage, 130 interrupted.
 package main
 
 import (
@@ -25,15 +28,17 @@ const version = "0.1.0"
 
 // Exit codes, documented in --help and the README.
 const (
-	exitOK    = 0 // done (a solve that finds no win is done too)
-	exitError = 1 // an error: unreadable input, a bad record, an internal error
-	exitUsage = 2 // bad flags, arguments or command
+	exitOK          = 0   // done (a solve that finds no win is done too)
+	exitError       = 1   // an error: unreadable input, a bad record, an invalid proof, an internal error
+	exitUsage       = 2   // bad flags, arguments or command
+	exitInterrupted = 130 // Ctrl-C: stopped early, the store flushed and closed
 )
 
 const exitCodesHelp = `EXIT CODES:
-   0  done (a search that finds no win is done too)
-   1  error: unreadable file, a bad record (the others are still processed), internal error
-   2  usage: bad flag, argument or command`
+   0    done (a search that finds no win is done too)
+   1    error: unreadable file, a bad record (the others are still processed), invalid proof, internal error
+   2    usage: bad flag, argument or command
+   130  interrupted (Ctrl-C): results so far are written, the store flushed and closed`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -67,6 +72,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case notFound != "":
 		fmt.Fprintf(stderr, "gomoku: no command %q; see gomoku --help\n", notFound)
 		return exitUsage
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "gomoku: interrupted")
+		return exitInterrupted
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errRecords):
@@ -86,16 +94,20 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	onUsage := func(c *cli.Context, err error, _ bool) error {
 		return usageError{fmt.Errorf("%w (see gomoku %s --help)", err, c.Command.Name)}
 	}
-	cmds := []*cli.Command{solveCommand(stdin), showCommand(stdin), forbiddenCommand(stdin), benchCommand()}
+	cmds := []*cli.Command{solveCommand(stdin), verifyCommand(stdin), showCommand(stdin), forbiddenCommand(stdin),
+		ttCommand(), benchCommand()}
 	for _, c := range cmds {
 		c.OnUsageError = onUsage
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+		for _, sub := range c.Subcommands {
+			sub.OnUsageError = onUsage
+		}
 	}
 	return &cli.App{
 		Name:    "gomoku",
 		Usage:   "solve and analyse gomoku and renju positions",
 		Version: version,
-		Description: "Proves wins by continuous fours (VCF) and lists renju forbidden points, for positions read\n" +
+		Description: "Proves wins by continuous fours (VCF) or threats (VCT) and lists renju forbidden points, for positions read\n" +
 			"from move lists, board diagrams, Gomocup .psq records, JSONL puzzle files and lfz084 puzzle files.\n" +
 			"Points are written in renju notation (a1 bottom-left, h8 the centre of 15x15) or as Piskvork x,y.",
 		Commands:              cmds,

@@ -47,7 +47,7 @@ func TestSolveText(t *testing.T) {
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"result: win in 12 attacker moves, shortest, ending in two five-points", "line: 1.",
+	for _, want := range []string{"result: win by VCF; main line 12 attacker moves, shortest, ending in two five-points", "line: 1.",
 		"result: no-win: no VCF within 11 attacker moves", " 15  .", "     a  b  c"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -99,7 +99,7 @@ func TestBatchWithBadRecord(t *testing.T) {
 
 func TestNotAttackerToMove(t *testing.T) {
 	code, _, errOut := gomoku(t, "h8 a1 i8 a2 j8\n", "solve", "--attacker", "black", "-")
-	if code != exitError || !strings.Contains(errOut, "not a VCF puzzle: white is to move") {
+	if code != exitError || !strings.Contains(errOut, "not a vcf puzzle: white is to move") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	code, out, _ := gomoku(t, "h8 a1 i8 a2 j8\n", "solve", "--attacker", "black", "--pass", "-")
@@ -134,7 +134,7 @@ func TestUsageErrors(t *testing.T) {
 func TestHelpDocumentsExitCodes(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"solve", "--help"}} {
 		code, out, _ := gomoku(t, "", args...)
-		if code != exitOK || !strings.Contains(out, "EXIT CODES") || !strings.Contains(out, "2  usage") {
+		if code != exitOK || !strings.Contains(out, "EXIT CODES") || !strings.Contains(out, "2    usage") {
 			t.Errorf("%v: exit %d, help lacks exit codes:\n%s", args, code, out)
 		}
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -16,25 +18,32 @@ import (
 func solveCommand(stdin io.Reader) *cli.Command {
 	return &cli.Command{
 		Name:      "solve",
-		Usage:     "prove or refute a win by continuous fours (VCF) for each position",
+		Usage:     "prove or refute a win by continuous fours (VCF) or threats (VCT) for each position",
 		ArgsUsage: "FILE... (- for standard input)",
-		Description: "For each position, searches for a VCF of the attacker (by default the side to move) and prints\n" +
-			"the winning line, replayed on a fresh board, or a disproof with the limit it holds under.\n" +
-			"A record's own attacker-move limit applies unless --limit is given.",
+		Description: "For each position, searches for a win of the attacker (by default the side to move) and prints the\n" +
+			"winning line, replayed on a fresh board (for VCT, the main line of a proof tree that has passed the\n" +
+			"independent proof check), or a disproof with the limits it holds under. A record's own attacker-move\n" +
+			"limit and threat limit apply unless --limit and --threat-limit are given.",
 		Flags: append(inputFlags(),
-			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "vcf", Usage: "search: vcf"},
+			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "vcf",
+				Usage: "search: vcf (continuous fours) or vct (continuous threats; a VCF is tried first)"},
 			&cli.StringFlag{Name: "attacker", Aliases: []string{"a"},
 				Usage: "side to win: black or white (default: the record's attacker, else the side to move)"},
 			&cli.BoolFlag{Name: "pass",
 				Usage: "let the attacker move first when the defender is to move (the defender passes)"},
 			&cli.IntFlag{Name: "limit", Aliases: []string{"l"},
 				Usage: "most attacker moves, counted up to the move that makes the win certain (0: the record's, else none)"},
+			&cli.IntFlag{Name: "threat-limit",
+				Usage: "vct: longest VCF a quiet threat may threaten; limits 1, 2, ... up to it are tried in turn (0: the record's, else 3)"},
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time limit per position, e.g. 10s (0: none)"},
 			&cli.Int64Flag{Name: "nodes", Usage: "node limit per position (0: none)"},
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
-				Usage: "transposition table size, MiB"},
+				Usage: "in-memory transposition tables, MiB"},
 			&cli.BoolFlag{Name: "shortest", Value: true,
-				Usage: "prove the line shortest by searching every shorter limit after a win (--shortest=false: the first line found)"},
+				Usage: "vcf: prove the line shortest by searching every shorter limit after a win (--shortest=false: the first line found)"},
+			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
+				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
+			&cli.StringFlag{Name: "proof", Usage: "write the proof tree of each win to `FILE` (JSON Lines, one proof per line)"},
 		),
 		Action: runSolve(stdin),
 	}
@@ -53,18 +62,25 @@ type solveRecord struct {
 	Result   string   `json:"result"`
 	Line     []string `json:"line"`
 	LineEnd  string   `json:"line_end,omitempty"`
-	// Shortest says no line with fewer attacker moves exists.
+	// Shortest says no line with fewer attacker moves exists (VCF).
 	Shortest bool `json:"shortest,omitempty"`
 	// AttackerMoves counts the attacker moves of the line.
 	AttackerMoves int `json:"attacker_moves,omitempty"`
+	// SolvedBy is the search that decided: vcf, or vct when no VCF won.
+	SolvedBy string `json:"solved_by,omitempty"`
+	// ThreatLimit is the VCT threat limit of a win, or the largest one of a
+	// no-win.
+	ThreatLimit int `json:"threat_limit,omitempty"`
 	// Limit is the attacker-move limit searched (0: none).
 	Limit int `json:"limit"`
 	// Exhaustive says a no-win holds at every length, not only within Limit.
 	Exhaustive bool    `json:"exhaustive,omitempty"`
 	Stopped    string  `json:"stopped,omitempty"`
+	ProofNodes int     `json:"proof_nodes"`
 	Nodes      int64   `json:"nodes"`
 	TimeMS     float64 `json:"time_ms"`
 	TTHits     int64   `json:"tt_hits"`
+	FromStore  bool    `json:"from_store,omitempty"`
 	Note       string  `json:"note,omitempty"`
 }
 
@@ -74,8 +90,9 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		if m := strings.ToLower(c.String("mode")); m != "vcf" {
-			return usagef("--mode %q: only vcf is implemented", m)
+		mode, err := solver.ParseMode(c.String("mode"))
+		if err != nil {
+			return usageError{err}
 		}
 		var attacker engine.Color
 		if s := c.String("attacker"); s != "" {
@@ -83,11 +100,30 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				return usageError{err}
 			}
 		}
-		if c.Int("limit") < 0 || c.Int64("nodes") < 0 || c.Duration("time") < 0 || c.Int("memory") < 1 {
-			return usagef("--limit, --nodes and --time must not be negative, --memory at least 1")
+		if c.Int("limit") < 0 || c.Int64("nodes") < 0 || c.Duration("time") < 0 || c.Int("memory") < 1 ||
+			c.Int("threat-limit") < 0 {
+			return usagef("--limit, --threat-limit, --nodes and --time must not be negative, --memory at least 1")
 		}
-		vcf := solver.NewVCF(c.Int("memory"))
-		vcf.Shortest = c.Bool("shortest")
+		slv := solver.NewSolver(c.Int("memory"))
+		slv.VCF.Shortest = c.Bool("shortest")
+		if dir := c.String("tt"); dir != "" {
+			st, err := solver.OpenStore(dir)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			slv.Store = st
+		}
+		var proofOut *bufio.Writer
+		if path := c.String("proof"); path != "" {
+			f, err := os.Create(path)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			proofOut = bufio.NewWriter(f)
+			defer proofOut.Flush()
+		}
 		out := in.out
 		return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
 			att := attacker
@@ -99,15 +135,21 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			}
 			lim := solver.Limits{Depth: c.Int("limit"), Nodes: c.Int64("nodes"), Time: c.Duration("time"),
 				MemoryMiB: c.Int("memory")}
-			if lim.Depth == 0 && p.Puzzle != nil {
-				lim.Depth = p.Puzzle.Limit
+			slv.ThreatLimit = c.Int("threat-limit")
+			if p.Puzzle != nil {
+				if lim.Depth == 0 && p.Puzzle.Limit < 255 {
+					lim.Depth = p.Puzzle.Limit
+				}
+				if slv.ThreatLimit == 0 {
+					slv.ThreatLimit = p.Puzzle.ThreatLimit
+				}
 			}
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att, DefenderPasses: c.Bool("pass")}
-			res, err := vcf.Search(c.Context, pr, lim, nil)
+			a, err := slv.Solve(c.Context, pr, mode, lim, nil)
 			if err != nil {
 				if err == solver.ErrDefenderToMove {
-					return fmt.Errorf("not a VCF puzzle: %v is to move, not the attacker %v (use --pass to let %v pass)",
-						p.ToMove, att, p.ToMove)
+					return fmt.Errorf("not a %v puzzle: %v is to move, not the attacker %v (use --pass to let %v pass)",
+						mode, p.ToMove, att, p.ToMove)
 				}
 				return err
 			}
@@ -116,19 +158,36 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				note = "the attacker already has a five on the board"
 			}
 			rec := solveRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
-				ToMove: p.ToMove.String(), Attacker: att.String(), Mode: "vcf", Result: res.Status.String(),
-				Line: pointStrings(res.Line), LineEnd: res.End.String(), Limit: lim.Depth,
-				Stopped: res.Stopped, Nodes: res.Nodes, TimeMS: ms(res.Elapsed), TTHits: res.TTHits, Note: note}
-			if res.Status == solver.StatusWin {
-				rec.AttackerMoves, rec.Shortest = (len(res.Line)+1)/2, res.Shortest
+				ToMove: p.ToMove.String(), Attacker: att.String(), Mode: mode.String(), Result: a.Status.String(),
+				Line: pointStrings(a.Line), LineEnd: a.End.String(), Limit: lim.Depth,
+				Stopped: a.Stopped, ProofNodes: a.ProofNodes, Nodes: a.Nodes, TimeMS: ms(a.Elapsed), TTHits: a.TTHits,
+				FromStore: a.FromStore, Note: note}
+			if mode == solver.ModeVCT {
+				rec.ThreatLimit = a.ThreatLimit
 			}
-			if res.Status == solver.StatusNoWin {
-				rec.Limit, rec.Exhaustive = res.Proven.Depth, res.Proven.Depth == 0
+			switch a.Status {
+			case solver.StatusWin:
+				rec.AttackerMoves, rec.Shortest, rec.SolvedBy = (len(a.Line)+1)/2, a.Shortest, a.Mode.String()
+				if a.Mode == solver.ModeVCF {
+					rec.ThreatLimit = 0
+				}
+				if rec.ProofNodes == 0 && a.Proof != nil {
+					rec.ProofNodes = a.Proof.TreeSize()
+				}
+				if proofOut != nil && a.Proof != nil {
+					data, err := json.Marshal(a.Proof)
+					if err != nil {
+						return err
+					}
+					proofOut.Write(append(data, '\n'))
+				}
+			case solver.StatusNoWin:
+				rec.Limit, rec.Exhaustive = a.Proven.Depth, a.Proven.Depth == 0
 			}
 			if in.json {
 				return writeJSON(out, rec)
 			}
-			writeSolveText(out, p, b, rec, res)
+			writeSolveText(out, p, b, rec, a)
 			return nil
 		})
 	}
@@ -139,41 +198,58 @@ var endPhrase = map[solver.LineEnd]string{
 	solver.EndFive:           "a five",
 	solver.EndDoubleFour:     "two five-points (a straight four or a double four)",
 	solver.EndForbiddenBlock: "a four whose only block is forbidden to black",
+	solver.EndThreat:         "a threat no defence stops",
 }
 
 // ms converts a duration to milliseconds with microsecond precision.
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // writeSolveText prints one solve result for people.
-func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec solveRecord, res solver.Result) {
-	fmt.Fprintf(w, "%s  %s %dx%d  %s to move, attacker %s, VCF\n", p.Label(), rec.Rule, p.Size, p.Size,
-		rec.ToMove, rec.Attacker)
+func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec solveRecord, a solver.Answer) {
+	fmt.Fprintf(w, "%s  %s %dx%d  %s to move, attacker %s, %s\n", p.Label(), rec.Rule, p.Size, p.Size,
+		rec.ToMove, rec.Attacker, rec.Mode)
 	if rec.Note != "" {
 		fmt.Fprintf(w, "note: %s\n", rec.Note)
 	}
-	cost := fmt.Sprintf("%d nodes, %.3f ms", res.Nodes, rec.TimeMS)
-	switch res.Status {
+	cost := fmt.Sprintf("%d nodes, %.3f ms", a.Nodes, rec.TimeMS)
+	if a.FromStore {
+		cost = fmt.Sprintf("from the store, %.3f ms", rec.TimeMS)
+	}
+	switch a.Status {
 	case solver.StatusWin:
+		what := "VCF"
+		if a.Mode == solver.ModeVCT {
+			what = fmt.Sprintf("VCT (threat limit %d)", a.ThreatLimit)
+		}
 		shortest := ""
-		if res.Shortest {
+		if a.Shortest {
 			shortest = ", shortest"
 		}
 		moves := "moves"
 		if rec.AttackerMoves == 1 {
 			moves = "move"
 		}
-		fmt.Fprintf(w, "result: win in %d attacker %s%s, ending in %s (%s; line replayed and verified)\n",
-			rec.AttackerMoves, moves, shortest, endPhrase[res.End], cost)
-		fmt.Fprintf(w, "line: %s\n", numbered(res.Line))
-		drawBoard(w, b, lineMarks(res.Line))
-	case solver.StatusNoWin:
-		if rec.Exhaustive {
-			fmt.Fprintf(w, "result: no-win: no VCF of any length (exhaustive; %s)\n", cost)
+		fmt.Fprintf(w, "result: win by %s; main line %d attacker %s%s, ending in %s (%s)\n",
+			what, rec.AttackerMoves, moves, shortest, endPhrase[a.End], cost)
+		if a.Mode == solver.ModeVCT {
+			fmt.Fprintf(w, "proof: %d moves, every defence answered, checked move by move on a fresh board\n", rec.ProofNodes)
 		} else {
-			fmt.Fprintf(w, "result: no-win: no VCF within %d attacker moves (%s)\n", rec.Limit, cost)
+			fmt.Fprintf(w, "line replayed and verified on a fresh board\n")
+		}
+		fmt.Fprintf(w, "line: %s\n", numbered(a.Line))
+		drawBoard(w, b, lineMarks(a.Line))
+	case solver.StatusNoWin:
+		what := "VCF"
+		if rec.Mode == "vct" {
+			what = fmt.Sprintf("VCF or VCT (threat limit %d)", a.ThreatLimit)
+		}
+		if rec.Exhaustive {
+			fmt.Fprintf(w, "result: no-win: no %s of any length (exhaustive; %s)\n", what, cost)
+		} else {
+			fmt.Fprintf(w, "result: no-win: no %s within %d attacker moves (%s)\n", what, rec.Limit, cost)
 		}
 	default:
-		fmt.Fprintf(w, "result: unknown: stopped by the %s limit (%s)\n", res.Stopped, cost)
+		fmt.Fprintf(w, "result: unknown: stopped by the %s limit (%s)\n", a.Stopped, cost)
 	}
 	fmt.Fprintln(w)
 }

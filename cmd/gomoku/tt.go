@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/solver"
+)
+
+func ttCommand() *cli.Command {
+	dir := &cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"}, Required: true,
+		Usage: "badger store `DIR` (as solve --tt)"}
+	open := func(c *cli.Context) (*solver.Store, error) {
+		return solver.OpenStore(c.String("tt"))
+	}
+	return &cli.Command{
+		Name:  "tt",
+		Usage: "inspect or compact the store of solved results",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "stats",
+				Usage: "count the stored results by mode and verdict, and the store's size",
+				Flags: []cli.Flag{dir},
+				Action: func(c *cli.Context) error {
+					st, err := open(c)
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					s, err := st.Stats()
+					if err != nil {
+						return err
+					}
+					out := c.App.Writer
+					fmt.Fprintf(out, "store %s: %d results\n", c.String("tt"), s.Total)
+					keys := make([]string, 0, len(s.Entries))
+					for k := range s.Entries {
+						keys = append(keys, k)
+					}
+					slices.Sort(keys)
+					for _, k := range keys {
+						fmt.Fprintf(out, "  %-12s %d\n", k, s.Entries[k])
+					}
+					if s.Corrupt > 0 {
+						fmt.Fprintf(out, "  corrupt      %d\n", s.Corrupt)
+					}
+					fmt.Fprintf(out, "files: %.1f MiB LSM, %.1f MiB value log\n", float64(s.LSMBytes)/(1<<20), float64(s.VLogBytes)/(1<<20))
+					return nil
+				},
+			},
+			{
+				Name:  "compact",
+				Usage: "flatten the LSM tree and garbage-collect the value log",
+				Flags: []cli.Flag{dir},
+				Action: func(c *cli.Context) error {
+					st, err := open(c)
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					if err := st.Compact(); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "store %s compacted\n", c.String("tt"))
+					return nil
+				},
+			},
+		},
+	}
+}
