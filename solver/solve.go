@@ -172,20 +172,31 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	nodes := res.Nodes
 	var a Answer
 	for t := 1; t <= tmax; t++ {
+		// Each threat limit gets a share of what is left of the budget (the
+		// last one all of it): a larger limit searches a superset, so when
+		// a small one runs out, going on with a larger one loses nothing.
+		share := func(left int64) int64 {
+			if t == tmax {
+				return left
+			}
+			return left / int64(tmax-t+1)
+		}
 		sub := lim
 		if lim.Time > 0 {
-			sub.Time = lim.Time - time.Since(start)
-			if sub.Time <= 0 {
+			left := lim.Time - time.Since(start)
+			if left <= 0 {
 				return Answer{Result: Result{Status: StatusUnknown, Stopped: "time", Nodes: nodes,
 					Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: t - 1}, nil
 			}
+			sub.Time = time.Duration(share(int64(left)))
 		}
 		if lim.Nodes > 0 {
-			sub.Nodes = lim.Nodes - nodes
-			if sub.Nodes <= 0 {
+			left := lim.Nodes - nodes
+			if left <= 0 {
 				return Answer{Result: Result{Status: StatusUnknown, Stopped: "nodes", Nodes: nodes,
 					Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: t - 1}, nil
 			}
+			sub.Nodes = share(left)
 		}
 		s.VCT.ThreatLimit = t
 		r, proof, err := s.VCT.Prove(ctx, pr, sub, progress)
@@ -195,7 +206,7 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 		nodes += r.Nodes
 		r.Nodes, r.Elapsed = nodes, time.Since(start)
 		a = Answer{Result: r, Proof: proof, Mode: ModeVCT, ThreatLimit: t}
-		if r.Status != StatusNoWin {
+		if r.Status == StatusWin || ctx.Err() != nil {
 			break
 		}
 	}

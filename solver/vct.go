@@ -298,12 +298,17 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	return pn, dn
 }
 
-// addPN adds proof or disproof numbers, saturating at pnInf.
+// addPN adds proof or disproof numbers. A term of pnInf (a solved child's
+// infinite side) makes the sum pnInf; finite sums saturate at pnInf-1, so
+// that an unsolved node never reaches the root's infinite thresholds.
 func addPN(a, b uint32) uint32 {
-	if s := a + b; s < pnInf {
+	if a >= pnInf || b >= pnInf {
+		return pnInf
+	}
+	if s := a + b; s < pnInf-1 {
 		return s
 	}
-	return pnInf
+	return pnInf - 1
 }
 
 // grow is the 1+ε trick's threshold for the best child: the second-best

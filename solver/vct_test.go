@@ -1,0 +1,203 @@
+package solver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gomoku/engine"
+	"gomoku/positions"
+	"gomoku/positions/datatest"
+)
+
+// quintetVCT returns quintet's VCT cases: all 32 from the shared data, or the
+// four in testdata/ when the shared data is absent (outside CI).
+func quintetVCT(t testing.TB) []*positions.Position {
+	var ps []*positions.Position
+	if datatest.HasShared(t) {
+		for _, p := range load(t, filepath.Join(datatest.Shared(t), "quintet.jsonl")) {
+			if p.Puzzle.Task == "vct" {
+				ps = append(ps, p)
+			}
+		}
+		if len(ps) != 32 {
+			t.Fatalf("%d quintet VCT cases, want 32", len(ps))
+		}
+		return ps
+	}
+	datatest.Shared(t) // fails under CI
+	files, _ := filepath.Glob(filepath.Join(datatest.Local(t), "quintet", "vct_*.txt"))
+	for _, f := range files {
+		ps = append(ps, load(t, f)...)
+	}
+	return ps
+}
+
+// proveCase solves a quintet VCT case with its own threat limit and limit.
+func proveCase(t testing.TB, v *VCT, p *positions.Position) (Result, *Proof) {
+	t.Helper()
+	v.ThreatLimit = p.Puzzle.ThreatLimit
+	res, proof, err := v.Prove(context.Background(), problem(t, p), Limits{Depth: p.Puzzle.Limit}, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", p.Label(), err)
+	}
+	return res, proof
+}
+
+// TestQuintetVCT gives every quintet VCT case its expected verdict within its
+// limits (the heavy ones, minutes for quintet's own solver, only without
+// -short), and checks every proof with VerifyProof and through JSON.
+func TestQuintetVCT(t *testing.T) {
+	v := NewVCT(256)
+	for _, p := range quintetVCT(t) {
+		if p.Puzzle.Heavy && testing.Short() {
+			continue
+		}
+		res, proof := proveCase(t, v, p)
+		want := StatusWin
+		if p.Puzzle.Expect == "no-win" {
+			want = StatusNoWin
+		}
+		if res.Status != want {
+			t.Errorf("%s: %v after %d nodes, want %v", p.Label(), res.Status, res.Nodes, want)
+			continue
+		}
+		if want == StatusNoWin {
+			if proof != nil || res.Proven.Depth != p.Puzzle.Limit {
+				t.Errorf("%s: no-win proven under %+v, want limit %d", p.Label(), res.Proven, p.Puzzle.Limit)
+			}
+			continue
+		}
+		if proof.Limit != p.Puzzle.Limit || proof.ThreatLimit != p.Puzzle.ThreatLimit {
+			t.Errorf("%s: proof limits %d/%d", p.Label(), proof.Limit, proof.ThreatLimit)
+		}
+		data, err := json.Marshal(proof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Proof
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatalf("%s: %v", p.Label(), err)
+		}
+		n, err := VerifyProof(&back)
+		if err != nil || n != res.ProofNodes {
+			t.Errorf("%s: the proof read back from JSON: %d moves, %v", p.Label(), n, err)
+		}
+		if !slices.Equal(back.MainLine(), res.Line) {
+			t.Errorf("%s: main line changed through JSON", p.Label())
+		}
+	}
+}
+
+// TestCorruptedProofs damages a proof in every way VerifyProof guards
+// against and checks each is rejected.
+func TestCorruptedProofs(t *testing.T) {
+	var p *positions.Position
+	for _, q := range quintetVCT(t) {
+		if strings.HasSuffix(q.Label(), "vct_black") || strings.Contains(q.Label(), "vct_black.txt") {
+			p = q
+		}
+	}
+	if p == nil {
+		t.Fatal("no vct_black case")
+	}
+	_, good := proveCase(t, NewVCT(16), p)
+	if _, err := VerifyProof(good); err != nil {
+		t.Fatalf("the proof itself fails: %v", err)
+	}
+	clone := func() *Proof {
+		data, _ := json.Marshal(good)
+		var c Proof
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		return &c
+	}
+	// the first node with several defences: a quiet threat
+	quiet := func(pr *Proof) *ProofNode {
+		for n := pr.Root; n != nil; n = n.Defences[0].Answer {
+			if len(n.Defences) > 1 {
+				return n
+			}
+			if len(n.Defences) == 0 {
+				break
+			}
+		}
+		t.Fatal("no quiet threat in the proof")
+		return nil
+	}
+	pt := func(s string) engine.Point { q, _ := engine.ParsePoint(s, 15); return q }
+	corruptions := map[string]func(pr *Proof){
+		"a defence left out": func(pr *Proof) {
+			n := quiet(pr)
+			n.Defences = n.Defences[1:]
+		},
+		"an occupied attacker move": func(pr *Proof) { pr.Root.Move = pr.Black[0] },
+		"a non-winning answer": func(pr *Proof) {
+			n := quiet(pr)
+			n.Defences[0].Answer = &ProofNode{Move: pt("a1")}
+		},
+		"an illegal defence": func(pr *Proof) {
+			n := quiet(pr)
+			n.Defences = append(n.Defences, ProofDefence{Move: pr.White[0], Answer: n.Defences[0].Answer})
+		},
+		"a limit too small": func(pr *Proof) { pr.Limit = 2 },
+		"a stone removed":   func(pr *Proof) { pr.Black = pr.Black[1:] },
+		"the wrong side":    func(pr *Proof) { pr.Attacker = engine.White },
+	}
+	for name, corrupt := range corruptions {
+		c := clone()
+		corrupt(c)
+		if _, err := VerifyProof(c); err == nil {
+			t.Errorf("%s: accepted", name)
+		} else {
+			var pe *ProofError
+			if !errors.As(err, &pe) {
+				t.Errorf("%s: %T is not a *ProofError", name, err)
+			}
+		}
+	}
+	var bad Proof
+	if err := json.Unmarshal([]byte(`{"format":"something-else","version":1}`), &bad); !errors.Is(err, ErrProofFormat) {
+		t.Errorf("foreign JSON: %v", err)
+	}
+}
+
+// TestRequiredDepth checks that a proof verifies under RequiredDepth.
+func TestRequiredDepth(t *testing.T) {
+	v := NewVCT(64)
+	for _, p := range quintetVCT(t) {
+		if p.Puzzle.Expect != "win" || p.Puzzle.Heavy || strings.Contains(p.Label(), "long") {
+			continue
+		}
+		_, proof := proveCase(t, v, p)
+		proof.Limit = proof.RequiredDepth()
+		if _, err := VerifyProof(proof); err != nil {
+			t.Errorf("%s: fails under its required depth %d: %v", p.Label(), proof.Limit, err)
+		}
+	}
+}
+
+// BenchmarkVCT solves each quick quintet VCT case; ns/op is one whole
+// search including the proof check.
+func BenchmarkVCT(b *testing.B) {
+	for _, p := range quintetVCT(b) {
+		if !slices.Contains(p.Puzzle.Tags, "quick") {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p.Label()), "quintet/"), ".txt#0")
+		b.Run(name, func(b *testing.B) {
+			v := NewVCT(256)
+			var nodes int64
+			for i := 0; i < b.N; i++ {
+				res, _ := proveCase(b, v, p)
+				nodes = res.Nodes
+			}
+			b.ReportMetric(float64(nodes), "nodes/op")
+		})
+	}
+}
