@@ -20,29 +20,36 @@ const (
 	// ModeVCT: a win by continuous threats (fours and threats of a VCF of
 	// up to the threat limit), VCF first.
 	ModeVCT Mode = 2
+	// ModeWin: any win: VCF, then VCT, then proof-number search over all
+	// moves (VCT.AllMoves), within the limits.
+	ModeWin Mode = 3
 )
 
-// String returns "vcf" or "vct".
+// String returns "vcf", "vct" or "win".
 func (m Mode) String() string {
 	switch m {
 	case ModeVCF:
 		return "vcf"
 	case ModeVCT:
 		return "vct"
+	case ModeWin:
+		return "win"
 	}
 	return "mode?"
 }
 
 // ErrBadMode reports an unknown mode name.
-var ErrBadMode = errors.New("unknown mode (want vcf or vct)")
+var ErrBadMode = errors.New("unknown mode (want vcf, vct or win)")
 
-// ParseMode reads "vcf" or "vct". The error wraps ErrBadMode.
+// ParseMode reads "vcf", "vct" or "win". The error wraps ErrBadMode.
 func ParseMode(s string) (Mode, error) {
 	switch strings.ToLower(s) {
 	case "vcf":
 		return ModeVCF, nil
 	case "vct":
 		return ModeVCT, nil
+	case "win":
+		return ModeWin, nil
 	}
 	return 0, fmt.Errorf("%q: %w", s, ErrBadMode)
 }
@@ -107,7 +114,7 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 		h, sym := pr.Board.CanonicalHash()
 		key = storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
 			passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
-		if mode == ModeVCT {
+		if mode != ModeVCF {
 			key.threat = tmax
 		}
 		start := time.Now()
@@ -142,7 +149,7 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	case StatusNoWin:
 		e.depth = a.Proven.Depth
 	}
-	if mode == ModeVCT && a.Status == StatusWin {
+	if mode != ModeVCF && a.Status == StatusWin {
 		e.shortest = false
 	}
 	return a, s.Store.put(key, e)
@@ -155,7 +162,7 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 		*s = Solver{VCF: NewVCF(DefaultMemoryMiB / 4), VCT: NewVCT(DefaultMemoryMiB * 3 / 4), Store: s.Store, ThreatLimit: s.ThreatLimit}
 	}
 	shortest := s.VCF.Shortest
-	if mode == ModeVCT {
+	if mode != ModeVCF {
 		s.VCF.Shortest = false // any VCF proves a VCT; its length is not the point
 	}
 	res, err := s.VCF.Search(ctx, pr, lim, progress)
@@ -210,7 +217,31 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 			break
 		}
 	}
-	return a, nil
+	if mode != ModeWin || a.Status == StatusWin || ctx.Err() != nil {
+		return a, nil
+	}
+	// no VCT: proof-number search over all moves with what is left
+	sub := lim
+	if lim.Time > 0 {
+		if sub.Time = lim.Time - time.Since(start); sub.Time <= 0 {
+			return Answer{Result: Result{Status: StatusUnknown, Stopped: "time", Nodes: nodes,
+				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
+		}
+	}
+	if lim.Nodes > 0 {
+		if sub.Nodes = lim.Nodes - nodes; sub.Nodes <= 0 {
+			return Answer{Result: Result{Status: StatusUnknown, Stopped: "nodes", Nodes: nodes,
+				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
+		}
+	}
+	s.VCT.ThreatLimit, s.VCT.AllMoves = tmax, true
+	r, proof, err := s.VCT.Prove(ctx, pr, sub, progress)
+	s.VCT.AllMoves = false
+	if err != nil {
+		return Answer{}, err
+	}
+	r.Nodes, r.Elapsed = nodes+r.Nodes, time.Since(start)
+	return Answer{Result: r, Proof: proof, Mode: ModeWin, ThreatLimit: tmax}, nil
 }
 
 // fromStore turns a stored entry into an answer if it holds under lim: a
@@ -241,7 +272,7 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 		}
 	case StatusNoWin:
 		limit := lim.Depth
-		if limit <= 0 && mode == ModeVCT {
+		if limit <= 0 && mode != ModeVCF {
 			limit = maxVCTDepth
 		}
 		if e.depth != 0 && (limit <= 0 || limit > e.depth) {

@@ -50,6 +50,11 @@ type VCT struct {
 	// threats of winning in one move, 2 also threats of a two-move VCF.
 	// Zero means 1.
 	ThreatLimit int
+	// AllMoves turns the search into proof-number search over all moves
+	// (solve --mode win): the attacker may also play moves that threaten
+	// nothing, and after such a move every legal defender move must be
+	// answered. Disproofs then cover the whole game tree within the limit.
+	AllMoves bool
 }
 
 // NewVCT returns a VCT searcher whose tables take about mib MiB
@@ -76,7 +81,8 @@ type vctRun struct {
 	att, def   engine.Color
 	renjuAtt   bool
 	renjuDef   bool
-	threat     int // ThreatLimit
+	threat     int  // ThreatLimit
+	allMoves   bool // AllMoves
 	vcf        *vcfRun
 	tt         *pnTable
 	bu         *budget
@@ -150,7 +156,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	v.vcf.nextGeneration()
 	b := pr.Board.Clone()
 	bu := newBudget(ctx, lim, progress)
-	r := &vctRun{b: b, att: att, def: def, threat: max(1, v.ThreatLimit), tt: v.pn, bu: bu,
+	r := &vctRun{b: b, att: att, def: def, threat: max(1, v.ThreatLimit), allMoves: v.AllMoves, tt: v.pn, bu: bu,
 		renjuAtt: b.Rule() == engine.Renju && att == engine.Black,
 		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
 		mark:     make([]uint32, engine.NumCells)}

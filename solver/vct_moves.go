@@ -39,6 +39,10 @@ func (r *vctRun) attacks(d int) []engine.Point {
 		}
 	}
 	moves = r.orderAttacks(moves)
+	if r.allMoves && d-1 >= 1 {
+		// every other legal move too, after the threats, nearest first
+		moves = append(moves, r.quietMoves(moves)...)
+	}
 	r.orCache.put(key, moves, andOpen)
 	return moves
 }
@@ -228,6 +232,10 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 		if r.vcf.stop {
 			return nil, andStopped
 		}
+		if r.allMoves {
+			// no threat: every legal defender move must be answered
+			return r.orderDefences(r.legalMoves(r.def)), andOpen
+		}
 		return nil, andLost
 	}
 	line := slices.Clone(found)
@@ -251,6 +259,66 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 		return nil, andWon
 	}
 	return r.orderDefences(out), andOpen
+}
+
+// legalMoves returns every legal move of side c.
+func (r *vctRun) legalMoves(c engine.Color) []engine.Point {
+	b := r.b
+	var out []engine.Point
+	for y := 0; y < b.Size(); y++ {
+		for x := 0; x < b.Size(); x++ {
+			if p := engine.PointAt(x, y); b.At(p) == engine.Empty && b.Legal(c, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// quietMoves returns the attacker's legal moves not in threats, ordered by
+// distance to the nearest stone, then by potential, then by Point.
+func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
+	b := r.b
+	type scored struct {
+		m engine.Point
+		s int64
+	}
+	var sc []scored
+	for _, m := range r.legalMoves(r.att) {
+		if slices.Contains(threats, m) {
+			continue
+		}
+		near := 15
+		for _, step := range engine.Dirs {
+			for _, sign := range [2]int{1, -1} {
+				for k := 1; k < near && k <= 4; k++ {
+					q := engine.Point(int(m) + sign*k*step)
+					if !b.OnBoard(q) {
+						break
+					}
+					if b.At(q) != engine.Empty {
+						near = k
+						break
+					}
+				}
+			}
+		}
+		sc = append(sc, scored{m, int64(-near)<<40 + int64(b.Potential(r.att, m)) + int64(b.Potential(r.def, m))})
+	}
+	slices.SortStableFunc(sc, func(a, c scored) int {
+		switch {
+		case a.s > c.s:
+			return -1
+		case a.s < c.s:
+			return 1
+		}
+		return 0
+	})
+	out := make([]engine.Point, len(sc))
+	for i := range sc {
+		out[i] = sc[i].m
+	}
+	return out
 }
 
 // defenceCandidates returns a superset of the defender's moves that can stop

@@ -201,3 +201,31 @@ func BenchmarkVCT(b *testing.B) {
 		})
 	}
 }
+
+// TestWinMode checks the proof-number search over all moves: an exhaustive
+// disproof on a small board, and wins found by the VCF and VCT stages.
+func TestWinMode(t *testing.T) {
+	s := NewSolver(16)
+	b, err := engine.NewBoard(6, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
+	a, err := s.Solve(context.Background(), pr, ModeWin, Limits{Depth: 2}, nil)
+	if err != nil || a.Status != StatusNoWin || a.Mode != ModeWin || a.Proven.Depth != 2 {
+		t.Errorf("empty 6x6 within 2 moves: %v %v %+v %v", a.Status, a.Mode, a.Proven, err)
+	}
+	for _, p := range quintetVCT(t) {
+		if !strings.Contains(p.Label(), "vct_black") || p.Puzzle.Expect != "win" || strings.Contains(p.Label(), "long") {
+			continue
+		}
+		s.ThreatLimit = p.Puzzle.ThreatLimit
+		a, err := s.Solve(context.Background(), problem(t, p), ModeWin, Limits{Depth: p.Puzzle.Limit}, nil)
+		if err != nil || a.Status != StatusWin || a.Mode != ModeVCT {
+			t.Errorf("%s in win mode: %v by %v, %v", p.Label(), a.Status, a.Mode, err)
+		}
+		if _, err := VerifyProof(a.Proof); err != nil {
+			t.Errorf("%s: %v", p.Label(), err)
+		}
+	}
+}

@@ -26,7 +26,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			"limit and threat limit apply unless --limit and --threat-limit are given.",
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "vcf",
-				Usage: "search: vcf (continuous fours) or vct (continuous threats; a VCF is tried first)"},
+				Usage: "search: vcf (continuous fours), vct (continuous threats; VCF first) or win (VCF, VCT, then proof-number search over all moves)"},
 			&cli.StringFlag{Name: "attacker", Aliases: []string{"a"},
 				Usage: "side to win: black or white (default: the record's attacker, else the side to move)"},
 			&cli.BoolFlag{Name: "pass",
@@ -162,7 +162,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				Line: pointStrings(a.Line), LineEnd: a.End.String(), Limit: lim.Depth,
 				Stopped: a.Stopped, ProofNodes: a.ProofNodes, Nodes: a.Nodes, TimeMS: ms(a.Elapsed), TTHits: a.TTHits,
 				FromStore: a.FromStore, Note: note}
-			if mode == solver.ModeVCT {
+			if mode != solver.ModeVCF {
 				rec.ThreatLimit = a.ThreatLimit
 			}
 			switch a.Status {
@@ -218,8 +218,11 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 	switch a.Status {
 	case solver.StatusWin:
 		what := "VCF"
-		if a.Mode == solver.ModeVCT {
+		switch a.Mode {
+		case solver.ModeVCT:
 			what = fmt.Sprintf("VCT (threat limit %d)", a.ThreatLimit)
+		case solver.ModeWin:
+			what = fmt.Sprintf("proof-number search over all moves (threat limit %d)", a.ThreatLimit)
 		}
 		shortest := ""
 		if a.Shortest {
@@ -231,7 +234,7 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 		}
 		fmt.Fprintf(w, "result: win by %s; main line %d attacker %s%s, ending in %s (%s)\n",
 			what, rec.AttackerMoves, moves, shortest, endPhrase[a.End], cost)
-		if a.Mode == solver.ModeVCT {
+		if a.Mode != solver.ModeVCF {
 			fmt.Fprintf(w, "proof: %d moves, every defence answered, checked move by move on a fresh board\n", rec.ProofNodes)
 		} else {
 			fmt.Fprintf(w, "line replayed and verified on a fresh board\n")
@@ -240,8 +243,11 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 		drawBoard(w, b, lineMarks(a.Line))
 	case solver.StatusNoWin:
 		what := "VCF"
-		if rec.Mode == "vct" {
+		switch rec.Mode {
+		case "vct":
 			what = fmt.Sprintf("VCF or VCT (threat limit %d)", a.ThreatLimit)
+		case "win":
+			what = "win of any kind"
 		}
 		if rec.Exhaustive {
 			fmt.Fprintf(w, "result: no-win: no %s of any length (exhaustive; %s)\n", what, cost)
