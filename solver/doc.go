@@ -1,16 +1,28 @@
 // Package solver holds the searches that prove or refute wins, behind one
 // interface, Searcher (solver.go), with a Problem, Limits and a checkable
-// Result.
+// Result, and the durable store of solved results.
 //
 // What is implemented, and where:
 //   - vcf.go: VCF, victory by continuous fours: depth-first threat search
 //     restricted to fours (Allis 1994, ch. 4), with renju's forbidden fours
 //     and forbidden blocks, counter-fours of the defender, deterministic move
-//     ordering and optional shortest-line iteration.
-//   - tt.go: the in-memory transposition table of disproofs, sized in MiB,
-//     with generations instead of clearing.
-//   - verify.go: Verify, the replay of a winning line on a fresh board that
-//     every win passes before Search returns it.
+//     ordering and shortest-line proof; tt.go its table of disproofs.
+//   - vct.go, vct_moves.go: VCT, victory by continuous threats, by df-pn
+//     (Nagai 2002) with the 1+ε trick (Pawlewicz and Lew 2007) and df-pn+
+//     initial proof numbers; threats of a VCF of up to a threat limit;
+//     exact defences (counter-fours included); the graph-history argument;
+//     with AllMoves, proof-number search over all moves (solve --mode win).
+//     dfpn_table.go holds its proof-number table.
+//   - tss.go: threat-space search with dependency-based search (Allis,
+//     van den Herik and Huntjens 1993), a candidate winning sequence that
+//     orders the root's moves.
+//   - proof.go: proof trees, their JSON form and extraction from the table;
+//     proofcheck.go: VerifyProof, the independent re-walk of a proof.
+//   - verify.go: Verify, the replay of a VCF line on a fresh board.
+//   - solve.go: Solver, which runs the modes (VCF; VCF then VCT with
+//     growing threat limits; then all moves) and consults the store.
+//   - store.go: Store, the badger database of solved results, keyed by the
+//     canonical (least symmetric) position key.
 //   - solver.go: the shared types, limits (attacker moves, nodes, time,
 //     memory) and the node/time budget with progress reports.
 package solver

@@ -330,7 +330,9 @@ func (r *vctRun) extract(d int) (*ProofNode, error) {
 		for _, m := range moves {
 			b.Play(m, r.att)
 			e := r.tt.lookup(r.key(false, d-1))
-			if e == nil && pass == 1 {
+			if pass == 1 && (e == nil || e.pn != 0 && e.dn != 0) {
+				// overwritten, or replaced by a shallower search since it
+				// was proven: prove it again
 				r.mid(false, d-1, pnInf, pnInf)
 				e = r.tt.lookup(r.key(false, d-1))
 			}

@@ -60,25 +60,45 @@ func ParseMode(s string) (Mode, error) {
 const DefaultThreatLimit = 3
 
 // Solver answers problems one after another with shared tables and, when
-// Store is set, a durable store of results consulted before searching.
+// Store is set, a durable store of results consulted before searching. It
+// is not safe for concurrent use (it runs goroutines of its own).
 type Solver struct {
 	VCF *VCF
-	VCT *VCT
 	// Store, if not nil, is asked before each search and told each result.
 	Store *Store
-	// ThreatLimit is the largest threat limit of a VCT search; Solve tries
-	// 1, 2, ... up to it and reports the first win. Zero means
-	// DefaultThreatLimit.
+	// ThreatLimit is the largest threat limit of a VCT search: Solve runs
+	// one search per limit 1, 2, ... ThreatLimit at once and reports the
+	// first win. Zero means DefaultThreatLimit.
 	ThreatLimit int
+
+	mib  int    // memory of all VCT tables, MiB
+	vcts []*VCT // per threat limit (index t-1), made when first needed
 }
 
 // NewSolver returns a Solver whose tables take about mib MiB in all
-// (DefaultMemoryMiB when 0): a quarter for VCF, the rest for VCT.
+// (DefaultMemoryMiB when 0): a quarter for VCF, the rest shared by the VCT
+// searches of the different threat limits.
 func NewSolver(mib int) *Solver {
 	if mib <= 0 {
 		mib = DefaultMemoryMiB
 	}
-	return &Solver{VCF: NewVCF(max(1, mib/4)), VCT: NewVCT(max(1, mib-mib/4))}
+	return &Solver{VCF: NewVCF(max(1, mib/4)), mib: max(1, mib-mib/4)}
+}
+
+// vct returns the VCT searcher of threat limit t, made with a share of the
+// memory when first needed.
+func (s *Solver) vct(t, tmax int) *VCT {
+	for len(s.vcts) < t {
+		s.vcts = append(s.vcts, nil)
+	}
+	if s.vcts[t-1] == nil {
+		if s.mib == 0 {
+			s.mib = DefaultMemoryMiB * 3 / 4
+		}
+		s.vcts[t-1] = NewVCT(max(1, s.mib/tmax))
+		s.vcts[t-1].ThreatLimit = t
+	}
+	return s.vcts[t-1]
 }
 
 // Answer is a solved problem: the result, the proof of a win (VCF lines as a
@@ -158,8 +178,8 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 // search runs the searches of a mode.
 func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, lim Limits, progress ProgressFunc) (Answer, error) {
 	start := time.Now()
-	if s.VCF == nil || s.VCT == nil {
-		*s = Solver{VCF: NewVCF(DefaultMemoryMiB / 4), VCT: NewVCT(DefaultMemoryMiB * 3 / 4), Store: s.Store, ThreatLimit: s.ThreatLimit}
+	if s.VCF == nil {
+		s.VCF = NewVCF(DefaultMemoryMiB / 4)
 	}
 	shortest := s.VCF.Shortest
 	if mode != ModeVCF {
@@ -176,51 +196,17 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if mode == ModeVCF || res.Status == StatusUnknown {
 		return Answer{Result: res, Mode: ModeVCF}, nil
 	}
-	nodes := res.Nodes
-	var a Answer
-	for t := 1; t <= tmax; t++ {
-		// Each threat limit gets a share of what is left of the budget (the
-		// last one all of it): a larger limit searches a superset, so when
-		// a small one runs out, going on with a larger one loses nothing.
-		share := func(left int64) int64 {
-			if t == tmax {
-				return left
-			}
-			return left / int64(tmax-t+1)
-		}
-		sub := lim
-		if lim.Time > 0 {
-			left := lim.Time - time.Since(start)
-			if left <= 0 {
-				return Answer{Result: Result{Status: StatusUnknown, Stopped: "time", Nodes: nodes,
-					Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: t - 1}, nil
-			}
-			sub.Time = time.Duration(share(int64(left)))
-		}
-		if lim.Nodes > 0 {
-			left := lim.Nodes - nodes
-			if left <= 0 {
-				return Answer{Result: Result{Status: StatusUnknown, Stopped: "nodes", Nodes: nodes,
-					Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: t - 1}, nil
-			}
-			sub.Nodes = share(left)
-		}
-		s.VCT.ThreatLimit = t
-		r, proof, err := s.VCT.Prove(ctx, pr, sub, progress)
-		if err != nil {
-			return Answer{}, err
-		}
-		nodes += r.Nodes
-		r.Nodes, r.Elapsed = nodes, time.Since(start)
-		a = Answer{Result: r, Proof: proof, Mode: ModeVCT, ThreatLimit: t}
-		if r.Status == StatusWin || ctx.Err() != nil {
-			break
-		}
+	a, err := s.portfolio(ctx, pr, tmax, lim, progress)
+	if err != nil {
+		return Answer{}, err
 	}
+	a.Nodes += res.Nodes
+	a.Elapsed = time.Since(start)
 	if mode != ModeWin || a.Status == StatusWin || ctx.Err() != nil {
 		return a, nil
 	}
 	// no VCT: proof-number search over all moves with what is left
+	nodes := a.Nodes
 	sub := lim
 	if lim.Time > 0 {
 		if sub.Time = lim.Time - time.Since(start); sub.Time <= 0 {
@@ -234,9 +220,10 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
 		}
 	}
-	s.VCT.ThreatLimit, s.VCT.AllMoves = tmax, true
-	r, proof, err := s.VCT.Prove(ctx, pr, sub, progress)
-	s.VCT.AllMoves = false
+	v := s.vct(tmax, tmax)
+	v.AllMoves = true
+	r, proof, err := v.Prove(ctx, pr, sub, progress)
+	v.AllMoves = false
 	if err != nil {
 		return Answer{}, err
 	}
@@ -244,6 +231,74 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	return Answer{Result: r, Proof: proof, Mode: ModeWin, ThreatLimit: tmax}, nil
 }
 
+// portfolio runs the VCT searches of threat limits 1..tmax at once, each in
+// its own goroutine with its own tables and the whole time limit (the node
+// limit is split), and returns the first win; or the no-win of the largest
+// limit, whose search covers the smaller limits' threats too; or, when every
+// search stopped, unknown. A small limit finds its wins soonest, a large one
+// finds the wins the small ones cannot; on a machine with more than one core
+// running them side by side costs little.
+func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, lim Limits, progress ProgressFunc) (Answer, error) {
+	type attempt struct {
+		t     int
+		res   Result
+		proof *Proof
+		err   error
+	}
+	sub := lim
+	if lim.Nodes > 0 {
+		sub.Nodes = max(1, lim.Nodes/int64(tmax))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make(chan attempt, tmax)
+	for t := 1; t <= tmax; t++ {
+		v := s.vct(t, tmax)
+		v.ThreatLimit, v.AllMoves = t, false
+		report := ProgressFunc(nil)
+		if t == tmax {
+			report = progress
+		}
+		go func() {
+			res, proof, err := v.Prove(ctx, pr, sub, report)
+			out <- attempt{t, res, proof, err}
+		}()
+	}
+	var best *attempt
+	var nodes int64
+	var firstErr error
+	stopped := ""
+	for n := 0; n < tmax; n++ {
+		a := <-out
+		nodes += a.res.Nodes
+		switch {
+		case a.err != nil:
+			if firstErr == nil {
+				firstErr = a.err
+			}
+			cancel()
+		case a.res.Status == StatusWin && best == nil,
+			a.res.Status == StatusNoWin && a.t == tmax && best == nil:
+			best = &a
+			cancel() // the others' answers are not needed
+		case a.res.Status == StatusUnknown && a.res.Stopped != "cancelled" && stopped == "":
+			stopped = a.res.Stopped
+		}
+	}
+	if firstErr != nil {
+		return Answer{}, firstErr
+	}
+	if best == nil {
+		if stopped == "" {
+			stopped = "cancelled"
+		}
+		return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes}, Mode: ModeVCT,
+			ThreatLimit: tmax}, nil
+	}
+	r := best.res
+	r.Nodes = nodes
+	return Answer{Result: r, Proof: best.proof, Mode: ModeVCT, ThreatLimit: best.t}, nil
+}
 // fromStore turns a stored entry into an answer if it holds under lim: a
 // win found within at most the limit's attacker moves, or a no-win proven
 // under at least the limit (or at every length). The proof is mapped back

@@ -51,8 +51,9 @@ type Limits struct {
 }
 
 // DefaultMemoryMiB is the transposition table size used when Limits.MemoryMiB
-// is zero, in MiB.
-const DefaultMemoryMiB = 64
+// is zero, in MiB. Tables are allocated at once but the operating system
+// only backs the pages a search touches.
+const DefaultMemoryMiB = 256
 
 // Status is the verdict of a search.
 type Status uint8

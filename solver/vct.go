@@ -92,8 +92,9 @@ type vctRun struct {
 	orCache    defenceCache // attacker nodes' move lists
 	dirMark    [engine.NumDirs][]uint32
 	bufs       [][]engine.Point
-	ply        int      // recursion depth of mid, the index of its move buffer
-	mark       []uint32 // per cell: the candidate generation that added it
+	valBufs    [][][2]uint32 // per recursion level: the children's pn and dn
+	ply        int           // recursion depth of mid, the index of its move buffer
+	mark       []uint32      // per cell: the candidate generation that added it
 	markGen    uint32
 	rootHint   []engine.Point // moves to try first at the root (threat-space search)
 	rootHash   uint64
@@ -175,7 +176,17 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	var proof *Proof
 	switch {
 	case pn == 0:
+		// The root is proven; building the proof may re-prove subtrees
+		// whose table entries were overwritten, and must not be cut short
+		// by the search's node or time limits (only by cancellation).
+		r.stop, r.vcf.stop = false, false
+		r.bu = newBudget(ctx, Limits{}, nil)
+		r.vcf.bu = r.bu
 		root, err := r.extract(depth)
+		if ctx.Err() != nil {
+			res.Status, res.Stopped = StatusUnknown, "cancelled"
+			break
+		}
 		if err != nil {
 			return Result{}, nil, err
 		}
@@ -245,19 +256,27 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	if !or {
 		mover, cd = r.def, d
 	}
+	// The children's numbers are read from the table once and then kept
+	// here: only the child just searched changes (a transposition could
+	// change another, which at worst misdirects the next choice).
 	h := r.b.Hash()
+	vals := r.vals(len(moves))
+	for i, m := range moves {
+		cpn, cdn := uint32(1), uint32(1)
+		if e := r.tt.lookup(nodeKey(h^engine.ZobristKey(mover, m), !or, cd)); e != nil {
+			cpn, cdn = e.pn, e.dn
+		} else if or && r.b.Threat(r.att, m) < engine.ThreatFour {
+			cpn = quietPN // a threat has two or three defences, a four one
+		}
+		vals[i] = [2]uint32{cpn, cdn}
+	}
 	for {
-		// the children's numbers, and the best and second-best child
+		// the node's numbers, and the best and second-best child
 		var sumPN, sumDN uint32
 		minPN, minDN, second := uint32(pnInf), uint32(pnInf), uint32(pnInf)
 		bi := -1
-		for i, m := range moves {
-			cpn, cdn := uint32(1), uint32(1)
-			if e := r.tt.lookup(nodeKey(h^engine.ZobristKey(mover, m), !or, cd)); e != nil {
-				cpn, cdn = e.pn, e.dn
-			} else if or && r.b.Threat(r.att, m) < engine.ThreatFour {
-				cpn = quietPN // a threat has two or three defences, a four one
-			}
+		for i, v := range vals {
+			cpn, cdn := v[0], v[1]
 			sumPN, sumDN = addPN(sumPN, cpn), addPN(sumDN, cdn)
 			if or {
 				if cpn < minPN {
@@ -289,19 +308,32 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 		}
 		m := moves[bi]
 		r.b.Play(m, mover)
+		var cpn, cdn uint32
 		if or {
 			cthpn := min(thpn, grow(second))
 			cthdn := thdn - dn + minDN
-			r.mid(false, cd, cthpn, cthdn)
+			cpn, cdn = r.mid(false, cd, cthpn, cthdn)
 		} else {
 			cthdn := min(thdn, grow(second))
 			cthpn := thpn - pn + minPN
-			r.mid(true, cd, cthpn, cthdn)
+			cpn, cdn = r.mid(true, cd, cthpn, cthdn)
 		}
 		r.b.Undo()
+		vals[bi] = [2]uint32{cpn, cdn}
 	}
 	r.tt.store(key, pn, dn, uint32(min(r.vcf.nodes-start+1, 1<<31)), best, flags)
 	return pn, dn
+}
+
+// vals returns the children's-numbers buffer of the current recursion level.
+func (r *vctRun) vals(n int) [][2]uint32 {
+	for len(r.valBufs) <= r.ply {
+		r.valBufs = append(r.valBufs, nil)
+	}
+	if cap(r.valBufs[r.ply]) < n {
+		r.valBufs[r.ply] = make([][2]uint32, n)
+	}
+	return r.valBufs[r.ply][:n]
 }
 
 // addPN adds proof or disproof numbers. A term of pnInf (a solved child's

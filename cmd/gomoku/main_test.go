@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gomoku/positions/datatest"
 )
@@ -201,5 +202,112 @@ func TestBench(t *testing.T) {
 	code, out, _ := gomoku(t, "", "bench", "--min-time", "1ms")
 	if code != exitOK || !strings.Contains(out, "signature: ") || !strings.Contains(out, "vcf_long") {
 		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+// TestVCTProofVerify solves a VCT puzzle with --proof, checks the proof with
+// verify, then damages it and checks that verify rejects it.
+func TestVCTProofVerify(t *testing.T) {
+	proof := filepath.Join(t.TempDir(), "proof.jsonl")
+	code, out, errOut := gomoku(t, "", "solve", "--mode", "vct", "--proof", proof, sample(t, "vct_black.txt"))
+	if code != exitOK || !strings.Contains(out, "result: win by VCT (threat limit 1)") || !strings.Contains(out, "proof: ") {
+		t.Fatalf("solve: exit %d, stderr %q:\n%s", code, errOut, out)
+	}
+	code, out, _ = gomoku(t, "", "verify", proof)
+	if code != exitOK || !strings.Contains(out, ": valid: ") {
+		t.Fatalf("verify: exit %d:\n%s", code, out)
+	}
+	data, err := os.ReadFile(proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	// drop the last defence of the root's answer tree at the first node that has several
+	var drop func(n map[string]any) bool
+	drop = func(n map[string]any) bool {
+		defs, _ := n["defences"].([]any)
+		if len(defs) > 1 {
+			n["defences"] = defs[:len(defs)-1]
+			return true
+		}
+		for _, d := range defs {
+			if drop(d.(map[string]any)["answer"].(map[string]any)) {
+				return true
+			}
+		}
+		return false
+	}
+	if !drop(p["root"].(map[string]any)) {
+		t.Fatal("no node with several defences")
+	}
+	bad, _ := json.Marshal(p)
+	code, out, _ = gomoku(t, string(bad), "verify", "-")
+	if code != exitError || !strings.Contains(out, "invalid: proof: after") || !strings.Contains(out, "is not answered") {
+		t.Errorf("damaged proof: exit %d:\n%s", code, out)
+	}
+}
+
+// TestStoreCLI solves twice with --tt: the second answers come from the
+// store; tt stats counts them and tt compact runs.
+func TestStoreCLI(t *testing.T) {
+	dir := t.TempDir()
+	files := []string{sample(t, "vct_black.txt"), sample(t, "vct_black_short.txt"), sample(t, "vcf_white.txt")}
+	args := append([]string{"solve", "--mode", "vct", "--format", "json", "--tt", dir}, files...)
+	code, cold, _ := gomoku(t, "", args...)
+	if code != exitOK {
+		t.Fatalf("cold: exit %d", code)
+	}
+	code, warm, _ := gomoku(t, "", args...)
+	if code != exitOK {
+		t.Fatalf("warm: exit %d", code)
+	}
+	c, w := jsonLines(t, cold), jsonLines(t, warm)
+	for i := range c {
+		if c[i]["from_store"] != nil || w[i]["from_store"] != true || c[i]["result"] != w[i]["result"] {
+			t.Errorf("record %d: cold %v, warm %v", i, c[i], w[i])
+		}
+	}
+	code, out, _ := gomoku(t, "", "tt", "stats", "--tt", dir)
+	if code != exitOK || !strings.Contains(out, ": 3 results") || !strings.Contains(out, "vct win") {
+		t.Errorf("stats: exit %d:\n%s", code, out)
+	}
+	if code, _, errOut := gomoku(t, "", "tt", "compact", "--tt", dir); code != exitOK {
+		t.Errorf("compact: exit %d %s", code, errOut)
+	}
+}
+
+// TestInterrupt cancels a run (as Ctrl-C does) during a long search: the
+// exit code is 130, results so far are printed, and the store, flushed and
+// closed, holds them.
+func TestInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	// a quick VCF, then a search over all moves that does not end soon
+	in := "h8 a1 i8 a2 j8 a3 k8\nh8 h9\n"
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"gomoku", "solve", "--rule", "freestyle", "--mode", "win", "--attacker", "black", "--pass",
+			"--format", "json", "--tt", dir, "-"}, strings.NewReader(in), &out, &errOut)
+	}()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), "\n") && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	code := <-done
+	if code != exitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	recs := jsonLines(t, out.String())
+	if len(recs) < 1 || recs[0]["result"] != "win" {
+		t.Fatalf("records %v", recs)
+	}
+	code, stats, _ := gomoku(t, "", "tt", "stats", "--tt", dir)
+	if code != exitOK || !strings.Contains(stats, ": 1 results") {
+		t.Errorf("after the interrupt the store holds:\n%s", stats)
 	}
 }
