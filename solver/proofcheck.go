@@ -14,6 +14,7 @@ type ProofError struct {
 	Msg  string
 }
 
+// Error returns "proof: after m1 m2 ...: message", the moves from the root.
 func (e *ProofError) Error() string {
 	if len(e.Path) == 0 {
 		return "proof: " + e.Msg

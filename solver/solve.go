@@ -299,6 +299,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, lim Limits
 	r.Nodes = nodes
 	return Answer{Result: r, Proof: best.proof, Mode: ModeVCT, ThreatLimit: best.t}, nil
 }
+
 // fromStore turns a stored entry into an answer if it holds under lim: a
 // win found within at most the limit's attacker moves, or a no-win proven
 // under at least the limit (or at every length). The proof is mapped back

@@ -14,6 +14,7 @@ type ReplayError struct {
 	Err  error
 }
 
+// Error names the line and the flaw found in it.
 func (e *ReplayError) Error() string {
 	return fmt.Sprintf("%v: %v: %v", ErrReplay, e.Line, e.Err)
 }

@@ -50,7 +50,10 @@ func main() {
 // usageError marks an error as a usage problem (exit code 2).
 type usageError struct{ err error }
 
+// Error returns the underlying message.
 func (e usageError) Error() string { return e.err.Error() }
+
+// Unwrap returns the underlying error.
 func (e usageError) Unwrap() error { return e.err }
 
 // usagef returns a usage error.

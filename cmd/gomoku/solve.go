@@ -44,6 +44,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
 				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
 			&cli.StringFlag{Name: "proof", Usage: "write the proof tree of each win to `FILE` (JSON Lines, one proof per line)"},
+			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error"},
 		),
 		Action: runSolve(stdin),
 	}
@@ -145,7 +146,13 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				}
 			}
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att, DefenderPasses: c.Bool("pass")}
-			a, err := slv.Solve(c.Context, pr, mode, lim, nil)
+			var progress solver.ProgressFunc
+			if c.Bool("progress") {
+				progress = func(pg solver.Progress) {
+					fmt.Fprintf(c.App.ErrWriter, "%s: %d nodes, %.1f s\n", p.Label(), pg.Nodes, pg.Elapsed.Seconds())
+				}
+			}
+			a, err := slv.Solve(c.Context, pr, mode, lim, progress)
 			if err != nil {
 				if err == solver.ErrDefenderToMove {
 					return fmt.Errorf("not a %v puzzle: %v is to move, not the attacker %v (use --pass to let %v pass)",
