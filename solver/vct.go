@@ -45,6 +45,9 @@ import (
 type VCT struct {
 	pn  *pnTable
 	vcf *failTable
+	// caches of defender nodes' defences and attacker nodes' moves, kept
+	// between searches (with generations) to save their allocation
+	defs, attacks defenceCache
 	// ThreatLimit is the longest VCF, in attacker moves, that a quiet move
 	// may threaten (quintet's threat limit): 1 allows threes and other
 	// threats of winning in one move, 2 also threats of a two-move VCF.
@@ -88,8 +91,8 @@ type vctRun struct {
 	bu         *budget
 	stop       bool
 	hits       int64
-	cache      defenceCache // defender nodes after quiet moves
-	orCache    defenceCache // attacker nodes' move lists
+	cache      *defenceCache // defender nodes after quiet moves
+	orCache    *defenceCache // attacker nodes' move lists
 	dirMark    [engine.NumDirs][]uint32
 	bufs       [][]engine.Point
 	valBufs    [][][2]uint32 // per recursion level: the children's pn and dn
@@ -165,6 +168,11 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		r.dirMark[d] = make([]uint32, engine.NumCells)
 	}
 	r.vcf = newVCFRun(b, att, v.vcf, bu)
+	// one cached node per 16 table slots: the expensive nodes are the few
+	slots := len(v.pn.slots) / 16
+	v.defs.reset(slots)
+	v.attacks.reset(slots)
+	r.cache, r.orCache = &v.defs, &v.attacks
 	depth := lim.Depth
 	if depth <= 0 || depth > maxVCTDepth {
 		depth = maxVCTDepth
@@ -177,14 +185,23 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	switch {
 	case pn == 0:
 		// The root is proven; building the proof may re-prove subtrees
-		// whose table entries were overwritten, and must not be cut short
-		// by the search's node or time limits (only by cancellation).
+		// whose table entries were overwritten. That gets a budget as large
+		// as the search's own again (nodes and time), so a win found near
+		// the limit still comes with its proof; if even that runs out, the
+		// result is unknown: a win is never reported without a proof.
 		r.stop, r.vcf.stop = false, false
-		r.bu = newBudget(ctx, Limits{}, nil)
+		r.bu = newBudget(ctx, lim, nil)
 		r.vcf.bu = r.bu
+		searched := r.vcf.nodes
+		if lim.Nodes > 0 {
+			r.bu.maxNodes = searched + lim.Nodes
+		}
 		root, err := r.extract(depth)
-		if ctx.Err() != nil {
-			res.Status, res.Stopped = StatusUnknown, "cancelled"
+		if r.stop || r.vcf.stop || ctx.Err() != nil {
+			res.Status, res.Stopped = StatusUnknown, r.bu.stopped
+			if res.Stopped == "" {
+				res.Stopped = "cancelled"
+			}
 			break
 		}
 		if err != nil {

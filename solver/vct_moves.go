@@ -56,20 +56,37 @@ func (r *vctRun) attacks(d int) []engine.Point {
 //	threat limit 2: a blocked three, or a blocked two on a line through one
 //	  of the attacker's four-points within four cells (the VCF's first four
 //	  joins the window);
-//	threat limit 3 or more: a blocked one.
+//	threat limit 3: a blocked two, or a blocked one on a line through a
+//	  four-point (the window's other two stones are the VCF's first two
+//	  moves, and the first of them is a four already);
+//	threat limit 4 or more: a blocked one.
+//
+// The window of the VCF's final four (or of an earlier four that uses the
+// move) holds the move and three more stones; at most k-1 of them are
+// moves of the VCF, the rest are there already, which gives the patterns;
+// a VCF move in the window that is a four at once is a four-point now, or
+// was made one by the move (then the move reaches a blocked three).
 //
 // For white under renju a threat can also be a forbidden block made by a
 // stone that turns a fake black three real; every cell on the lines of a
 // black double-three candidate is added for that.
 func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 	b := r.b
-	need := engine.BlockedThree
-	if r.threat >= 3 {
+	// need: the pattern any candidate reaches; nearNeed: the pattern that
+	// suffices along a line through a four-point of the attacker (0: none)
+	need, nearNeed := engine.BlockedThree, engine.Dead
+	switch {
+	case r.threat == 2:
+		nearNeed = engine.BlockedTwo
+	case r.threat == 3:
+		need, nearNeed = engine.BlockedTwo, engine.BlockedOne
+	case r.threat >= 4:
 		need = engine.BlockedOne
 	}
-	// lineMark[d][p]: p lies on a line along d through a four-point
+	// dirMark[d][p] == near[d]: p lies on a line along d within four cells
+	// of a four-point
 	var near [engine.NumDirs]uint32
-	if r.threat == 2 {
+	if nearNeed != engine.Dead {
 		r.markGen++
 		for _, f := range b.Points(r.att, engine.FourPoints, nil) {
 			for d, step := range engine.Dirs {
@@ -100,7 +117,7 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 			for dir := engine.Direction(0); !ok && dir < engine.NumDirs; dir++ {
 				l := b.LinePattern(r.att, p, dir)
 				ok = l >= need && l != engine.Overline ||
-					r.threat == 2 && l >= engine.BlockedTwo && l != engine.Overline && r.dirMark[dir][p] == near[dir]
+					nearNeed != engine.Dead && l >= nearNeed && l != engine.Overline && r.dirMark[dir][p] == near[dir]
 			}
 			if r.att == engine.White && b.Rule() == engine.Renju && b.ForbiddenCandidate(p) {
 				r.addLineCells(p, 5)
@@ -425,26 +442,43 @@ func (r *vctRun) orderDefences(moves []engine.Point) []engine.Point {
 }
 
 // defenceCache remembers the outcome and defences of defender nodes after
-// quiet moves, direct-mapped by node key. Slices are never reused, so one
-// handed out stays valid after its slot is overwritten.
+// quiet moves (and the move lists of attacker nodes), direct-mapped by node
+// key. Slices are never reused, so one handed out stays valid after its slot
+// is overwritten. Entries of an older generation (search) read as empty.
 type defenceCache struct {
 	slots []defenceEntry
+	gen   uint32
 }
 
 type defenceEntry struct {
 	key   uint64
 	moves []engine.Point
 	state int
+	gen   uint32
 }
 
-const defenceCacheSize = 1 << 16
+// defenceCacheSize is the smallest number of slots (a power of two).
+const defenceCacheSize = 1 << 14
+
+// reset starts a new generation with about n slots (rounded to a power of
+// two), keeping the allocation when the size is unchanged.
+func (c *defenceCache) reset(n int) {
+	size := defenceCacheSize
+	for size < n {
+		size *= 2
+	}
+	if len(c.slots) != size {
+		c.slots = make([]defenceEntry, size)
+	}
+	c.gen++
+}
 
 func (c *defenceCache) get(key uint64) ([]engine.Point, int, bool) {
 	if c.slots == nil {
 		return nil, 0, false
 	}
-	e := &c.slots[key&(defenceCacheSize-1)]
-	if e.key != key || e.state == 0 && e.moves == nil {
+	e := &c.slots[key&uint64(len(c.slots)-1)]
+	if e.key != key || e.gen != c.gen {
 		return nil, 0, false
 	}
 	return e.moves, e.state, true
@@ -452,7 +486,7 @@ func (c *defenceCache) get(key uint64) ([]engine.Point, int, bool) {
 
 func (c *defenceCache) put(key uint64, moves []engine.Point, state int) {
 	if c.slots == nil {
-		c.slots = make([]defenceEntry, defenceCacheSize)
+		c.reset(defenceCacheSize)
 	}
-	c.slots[key&(defenceCacheSize-1)] = defenceEntry{key: key, moves: moves, state: state}
+	c.slots[key&uint64(len(c.slots)-1)] = defenceEntry{key: key, moves: moves, state: state, gen: c.gen}
 }
