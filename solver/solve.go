@@ -56,7 +56,9 @@ func ParseMode(s string) (Mode, error) {
 
 // DefaultThreatLimit is the threat limit Solve raises VCT searches to when
 // Solver.ThreatLimit is zero: threats of a VCF of up to three moves, which
-// covers the fukumi of renju problems.
+// covers the fukumi of renju problems. Measured on lfz084's VCT books at
+// 10 s each, 4 solves four puzzles 3 misses but loses more to the budget it
+// takes from the smaller limits (net worse), so 3 stays.
 const DefaultThreatLimit = 3
 
 // Solver answers problems one after another with shared tables and, when
