@@ -195,6 +195,13 @@ func (b *Board) History() ([]Point, []Color) {
 	return ps, cs
 }
 
+// Move returns the i-th stone played (0-based, 0 <= i < Stones()) and its
+// colour, without copying the history; it panics when i is out of range.
+func (b *Board) Move(i int) (Point, Color) {
+	m := b.history[i]
+	return m.p, m.c
+}
+
 // LastMove returns the last stone played and its colour, or (NoPoint, Empty)
 // on an empty board.
 func (b *Board) LastMove() (Point, Color) {
@@ -442,6 +449,18 @@ func (b *Board) Threat(c Color, p Point) Threat {
 // becomes if c plays p.
 func (b *Board) LinePattern(c Color, p Point, d Direction) LinePattern {
 	return LinePattern(b.lineP[c-1][p] >> (4 * d) & 0xf)
+}
+
+// LinePatterns returns what the four lines through p become if c plays p,
+// packed: direction d's LinePattern in bits 4d..4d+3 (the order of Dirs). It
+// is 0 (Dead in every direction) for an occupied or off-board cell. It is
+// the cheap per-cell input of move-ordering heuristics.
+func (b *Board) LinePatterns(c Color, p Point) uint16 {
+	p &= NumCells - 1
+	if b.cells[p] != Empty {
+		return 0
+	}
+	return b.lineP[c-1][p]
 }
 
 // Count returns the number of cells in side c's set s.

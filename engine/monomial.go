@@ -119,6 +119,12 @@ func (b *Board) Potential(c Color, p Point) int32 {
 	return black
 }
 
+// Potentials returns v(p) for black and for white at once (see Potential),
+// for the cost of one.
+func (b *Board) Potentials(p Point) (black, white int32) {
+	return unpack(b.potentials(p & (NumCells - 1)))
+}
+
 // WindowCounts returns the stones of each side (black, white) in the window
 // starting at p and running four steps along d, and whether that window lies
 // on the board.

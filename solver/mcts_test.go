@@ -1,0 +1,73 @@
+package solver
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"gomoku/engine"
+)
+
+// midgame is the first 16 moves of a renju game between Rapfi and mintaka
+// (../shared/data/games/renju/003.psq): a 15×15 middle game, black to move,
+// with no VCF for either side (black has a long VCT).
+const midgame = "h8h7h9g7i7g9i8g8g10j7h11f9h10h12i6i9"
+
+// movesBoard plays a move list (black first) on an empty 15×15 board.
+func movesBoard(tb testing.TB, r engine.Rule, moves string) *engine.Board {
+	tb.Helper()
+	b, err := engine.NewBoard(15, r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i, s := 0, moves; len(s) > 0; i++ {
+		for len(s) > 0 && s[0] == ' ' {
+			s = s[1:]
+		}
+		if len(s) == 0 {
+			break
+		}
+		p, n := engine.ScanPoint(s, 15)
+		if n == 0 {
+			tb.Fatalf("bad move list at %q", s)
+		}
+		if err := b.Put(p, engine.Color(1+i%2)); err != nil {
+			tb.Fatalf("move %d %v: %v", i+1, p, err)
+		}
+		s = s[n:]
+	}
+	return b
+}
+
+// toMove is the side to move after a game's moves, black first.
+func toMove(b *engine.Board) engine.Color { return engine.Color(1 + b.Stones()%2) }
+
+// BenchmarkMCTSPlayouts measures MCTS playouts on the renju middle game with
+// one goroutine; playouts/s is the figure of the README.
+func BenchmarkMCTSPlayouts(b *testing.B) {
+	for _, r := range []engine.Rule{engine.Freestyle, engine.Renju} {
+		b.Run(r.String(), func(b *testing.B) {
+			bd := movesBoard(b, r, midgame)
+			m := NewMCTS(1)
+			b.ResetTimer()
+			rep, err := m.Search(context.Background(), bd, toMove(bd), Limits{Nodes: int64(b.N)}, 1, nil, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(rep.Playouts)/b.Elapsed().Seconds(), "playouts/s")
+		})
+	}
+}
+
+func TestMCTSSmoke(t *testing.T) {
+	bd := movesBoard(t, engine.Renju, midgame)
+	m := NewMCTS(2)
+	rep, err := m.Search(context.Background(), bd, toMove(bd), Limits{Time: time.Second}, 5, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range rep.Moves {
+		t.Logf("%v value %.3f visits %d pv %v", mv.Move, mv.Value, mv.Visits, mv.PV)
+	}
+	t.Logf("%d playouts in %v", rep.Playouts, rep.Elapsed)
+}
