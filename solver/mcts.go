@@ -287,14 +287,14 @@ func bestChild(n *mnode) *mnode {
 // mctsWorker is one search goroutine: its board, random source, VCF probe
 // and buffers.
 type mctsWorker struct {
-	m      *MCTS
-	b      *engine.Board
-	rng    *rand.Rand
-	vcf    *vcfProbe
-	path   []*mnode
-	cands  []engine.Point
-	seen   []bool
-	fours  []engine.Point
+	m     *MCTS
+	b     *engine.Board
+	rng   *rand.Rand
+	vcf   *vcfProbe
+	path  []*mnode
+	cands []engine.Point
+	seen  []bool
+	fours []engine.Point
 }
 
 func newMCTSWorker(m *MCTS, b *engine.Board, seed uint64) *mctsWorker {
