@@ -90,7 +90,17 @@ type mnode struct {
 	proven   int8    // +1: mover wins; -1: mover loses; 0: unknown
 	expanded bool
 	busy     bool // a goroutine is expanding it
+	// cands are the moves of the side to move, best by H first; children
+	// holds the nodes of a prefix of them, made as progressive unpruning
+	// reaches them (so a node costs 8 bytes per move until then).
+	cands    []mcand
 	children []*mnode
+}
+
+// mcand is a move not yet given a node, with its normalised heuristic.
+type mcand struct {
+	p engine.Point
+	h float32
 }
 
 // MoveStat is one move of an MCTS or alpha-beta report.
@@ -152,7 +162,7 @@ func (m *MCTS) Search(ctx context.Context, b *engine.Board, c engine.Color, lim 
 	if !root.expanded {
 		w0.expand(root, rootMoves)
 	}
-	if len(root.children) == 0 {
+	if len(root.cands) == 0 {
 		return SearchReport{}, ErrNoMoves
 	}
 	var deadline time.Time
@@ -378,7 +388,7 @@ func provenValue(mover engine.Color, proven int8) float64 {
 // side to move at n (n's opponent of mover) wins if a child wins for it, and
 // loses if every child loses.
 func updateProven(n *mnode) {
-	if n.proven != 0 || !n.expanded || len(n.children) == 0 {
+	if n.proven != 0 || !n.expanded || len(n.cands) == 0 {
 		return
 	}
 	all := true
@@ -389,7 +399,7 @@ func updateProven(n *mnode) {
 		}
 		all = all && c.proven == -1
 	}
-	if all {
+	if all && len(n.children) == len(n.cands) {
 		n.proven = 1
 	}
 }
@@ -399,7 +409,7 @@ func updateProven(n *mnode) {
 // then UCT with progressive bias among the unpruned children.
 func (w *mctsWorker) selectChild(node *mnode) *mnode {
 	p := &w.m.Params
-	k := len(node.children)
+	k := len(node.cands)
 	if node.n < int32(p.T) {
 		k = min(k, max(1, p.KInit))
 	} else if p.A > 0 && p.B > 1 {
@@ -408,6 +418,11 @@ func (w *mctsWorker) selectChild(node *mnode) *mnode {
 			extra += int(math.Log(float64(node.n)/p.A) / math.Log(p.B))
 		}
 		k = min(k, max(1, p.KInit)+extra)
+	}
+	for len(node.children) < k {
+		c := node.cands[len(node.children)]
+		node.children = append(node.children, &mnode{move: c.p, mover: node.mover.Opponent(), h: c.h})
+		w.m.nodes.Add(1)
 	}
 	logN := math.Log(float64(node.n) + 1)
 	var best *mnode
@@ -471,7 +486,7 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 		}
 		moves = w.cands
 	}
-	kids := make([]*mnode, len(moves))
+	cands := make([]mcand, len(moves))
 	hs := make([]int32, len(moves))
 	var hmax int32 = 1
 	for i, p := range moves {
@@ -479,9 +494,9 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 		hmax = max(hmax, hs[i])
 	}
 	for i, p := range moves {
-		kids[i] = &mnode{move: p, mover: s, h: float32(hs[i]) / float32(hmax)}
+		cands[i] = mcand{p: p, h: float32(hs[i]) / float32(hmax)}
 	}
-	slices.SortStableFunc(kids, func(a, b *mnode) int {
+	slices.SortStableFunc(cands, func(a, b mcand) int {
 		switch {
 		case a.h > b.h:
 			return -1
@@ -490,12 +505,21 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 		}
 		return 0
 	})
-	w.m.nodes.Add(int64(len(kids)))
+	var kids []*mnode
+	if node == w.m.root {
+		// the root's moves are all reported, so all get nodes
+		kids = make([]*mnode, len(cands))
+		for i, c := range cands {
+			kids[i] = &mnode{move: c.p, mover: s, h: c.h}
+		}
+		w.m.nodes.Add(int64(len(kids)))
+	}
+	w.m.nodes.Add(int64(len(cands)) / 8)
 	w.m.mu.Lock()
-	node.children, node.expanded, node.busy = kids, true, false
+	node.cands, node.children, node.expanded, node.busy = cands, kids, true, false
 	if proven != 0 {
 		node.proven = proven
-	} else if len(kids) == 0 {
+	} else if len(cands) == 0 {
 		node.proven = 1 // the side to move has no move: treat as lost
 	}
 	proven = node.proven

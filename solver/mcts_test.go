@@ -71,3 +71,32 @@ func TestMCTSSmoke(t *testing.T) {
 	}
 	t.Logf("%d playouts in %v", rep.Playouts, rep.Elapsed)
 }
+
+// BenchmarkAlphaBetaNodes measures alpha-beta nodes per second on the renju
+// middle game, searched to a fixed depth.
+func BenchmarkAlphaBetaNodes(b *testing.B) {
+	bd := movesBoard(b, engine.Renju, midgame)
+	var nodes int64
+	for b.Loop() {
+		a := NewAlphaBeta(16)
+		rep, err := a.Search(context.Background(), bd, toMove(bd), Limits{Depth: 4}, 1, nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += rep.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func TestAlphaBetaSmoke(t *testing.T) {
+	bd := movesBoard(t, engine.Renju, midgame)
+	a := NewAlphaBeta(16)
+	rep, err := a.Search(context.Background(), bd, toMove(bd), Limits{Time: time.Second}, 3, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range rep.Moves {
+		t.Logf("%v value %.3f depth %d pv %v", mv.Move, mv.Value, mv.Depth, mv.PV)
+	}
+	t.Logf("%d nodes in %v", rep.Nodes, rep.Elapsed)
+}

@@ -1,0 +1,221 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"gomoku/engine"
+)
+
+// MoveSearcher is a best-move search: MCTS or AlphaBeta. Search reports the
+// multipv best moves of c on b within lim, among rootMoves when that is not
+// empty.
+type MoveSearcher interface {
+	Search(ctx context.Context, b *engine.Board, c engine.Color, lim Limits, multipv int,
+		rootMoves []engine.Point, progress ProgressFunc) (SearchReport, error)
+}
+
+// Kind says what Best found.
+type Kind string
+
+// The kinds of a Best report, the words of the JSON output.
+const (
+	// KindWin: the side to move has a forced win (VCF or VCT); Line is it.
+	KindWin Kind = "win"
+	// KindDefend: the opponent threatens a forced win; Moves are the
+	// defences: the moves proven to leave it none (within the threat
+	// limit), and those whose check ran out of budget (Unproven), ranked by
+	// the search.
+	KindDefend Kind = "defend"
+	// KindLost: the opponent threatens a forced win and every candidate
+	// move was shown to lose to it (by VCF or VCT); Moves are the search's
+	// best tries.
+	KindLost Kind = "lost"
+	// KindSearch: no forced win either way was found; Moves are the
+	// search's best moves.
+	KindSearch Kind = "search"
+)
+
+// BestReport is the answer of Best.
+type BestReport struct {
+	Kind Kind
+	// Win is the solver's answer for the side to move (KindWin), or for the
+	// opponent moving first (KindDefend, KindLost: the threat).
+	Win *Answer
+	// Checked counts the candidate defences checked and Refutations the
+	// ones proven to stop the threat (KindDefend, KindLost); Unproven lists
+	// the defences whose check ran out of budget.
+	Checked, Refutations int
+	Unproven             []engine.Point
+	// SearchTime is the time of the tree search alone (Elapsed is all of
+	// Best's).
+	SearchTime time.Duration
+	SearchReport
+}
+
+// BestShares split Best's time limit: the side to move's win check, the
+// opponent's, the defences' checks, and what is left goes to the search.
+const (
+	bestWinShare     = 0.25
+	bestThreatShare  = 0.10
+	bestDefenceShare = 0.25
+)
+
+// bestCheckNodes bounds each check when Best has no time limit (nodes).
+const bestCheckNodes = 2_000_000
+
+// Best analyses position b with c to move, as `gomoku best` does (after
+// Kang & Kim's and Liu & Zhang's engines, which put threat-space search in
+// front of the tree search):
+//  1. a forced win of c by VCF or VCT (Solve, ModeVCT) is reported with its
+//     line (replayed);
+//  2. else, if the opponent would have one were c to pass, every candidate
+//     move of c is checked by letting the opponent search again after it;
+//     the moves after which the opponent's win is disproved are the
+//     defences, ranked by searcher restricted to them;
+//  3. else searcher reports the multipv best moves.
+//
+// lim.Time is shared out (bestWinShare ...); without one each check is
+// bounded by bestCheckNodes and the search by lim.Nodes. Errors: those of
+// Solve and of the searcher.
+func (s *Solver) Best(ctx context.Context, b *engine.Board, c engine.Color, searcher MoveSearcher, lim Limits,
+	multipv int, progress ProgressFunc) (BestReport, error) {
+	start := time.Now()
+	check := func(share float64) Limits {
+		if lim.Time > 0 {
+			return Limits{Time: time.Duration(float64(lim.Time) * share)}
+		}
+		return Limits{Nodes: bestCheckNodes}
+	}
+	if b.LastMoveWon() {
+		return BestReport{}, ErrGameOver
+	}
+	o := c.Opponent()
+	a, err := s.Solve(ctx, Problem{Board: b, ToMove: c, Attacker: c}, ModeVCT, check(bestWinShare), nil)
+	if err != nil {
+		return BestReport{}, err
+	}
+	if a.Status == StatusWin {
+		rep := BestReport{Kind: KindWin, Win: &a}
+		rep.Moves = []MoveStat{{Move: a.Line[0], Value: 1, Proven: 1, PV: a.Line}}
+		rep.Nodes, rep.Elapsed = a.Nodes, time.Since(start)
+		return rep, nil
+	}
+	threat, err := s.Solve(ctx, Problem{Board: b, ToMove: c, Attacker: o, DefenderPasses: true}, ModeVCT,
+		check(bestThreatShare), nil)
+	if err != nil {
+		return BestReport{}, err
+	}
+	rest := lim
+	if lim.Time > 0 {
+		rest.Time = lim.Time - time.Since(start)
+	}
+	if threat.Status != StatusWin {
+		if lim.Time > 0 {
+			rest.Time = lim.Time - time.Since(start)
+		}
+		sr, err := searcher.Search(ctx, b, c, rest, multipv, nil, progress)
+		if err != nil {
+			return BestReport{}, err
+		}
+		st := sr.Elapsed
+		sr.Elapsed = time.Since(start)
+		return BestReport{Kind: KindSearch, SearchReport: sr, SearchTime: st}, nil
+	}
+	proven, unproven, checked, err := s.defences(ctx, b, c, lim, start)
+	if err != nil {
+		return BestReport{}, err
+	}
+	rep := BestReport{Kind: KindDefend, Win: &threat, Checked: checked, Refutations: len(proven),
+		Unproven: unproven}
+	if lim.Time > 0 {
+		rest.Time = max(lim.Time-time.Since(start), time.Millisecond)
+	}
+	defences := append(proven, unproven...)
+	k := len(defences)
+	if len(defences) == 0 {
+		rep.Kind, k = KindLost, multipv
+	}
+	sr, err := searcher.Search(ctx, b, c, rest, k, defences, progress)
+	if err != nil {
+		return BestReport{}, err
+	}
+	rep.SearchTime, sr.Elapsed = sr.Elapsed, time.Since(start)
+	rep.SearchReport = sr
+	return rep, nil
+}
+
+// defences checks c's candidate moves against the opponent's VCT: a move
+// after which the opponent's VCT is disproved is a proven defence; one
+// whose check ran out of budget an unproven one; one after which the
+// opponent still wins is dropped. The candidates are checked best first by
+// H, in two passes sharing the defence share of the time: a quick one that
+// drops most losing moves (wins are found fast), then one that gives the
+// unresolved moves the rest. It returns the proven and the unproven
+// defences and the number of moves checked.
+func (s *Solver) defences(ctx context.Context, b *engine.Board, c engine.Color, lim Limits, start time.Time) (
+	proven, unproven []engine.Point, checked int, err error) {
+	o := c.Opponent()
+	cands := candidates(b, c, nil, make([]bool, engine.NumCells))
+	hs := make(map[engine.Point]int32, len(cands))
+	for _, p := range cands {
+		hs[p] = heuristic(b, c, p)
+	}
+	slices.SortStableFunc(cands, func(x, y engine.Point) int { return int(hs[y] - hs[x]) })
+	var end time.Time
+	if lim.Time > 0 {
+		end = start.Add(time.Duration(float64(lim.Time) * (bestWinShare + bestThreatShare + bestDefenceShare)))
+	}
+	bb := b.Clone()
+	// check returns the opponent's status after c plays p.
+	check := func(p engine.Point, per Limits) (Status, error) {
+		bb.Play(p, c)
+		defer bb.Undo()
+		if bb.LastMoveWon() {
+			return StatusNoWin, nil
+		}
+		a, err := s.Solve(ctx, Problem{Board: bb, ToMove: o, Attacker: o}, ModeVCT, per, nil)
+		if err != nil {
+			return 0, fmt.Errorf("checking the defence %v: %w", p, err)
+		}
+		return a.Status, nil
+	}
+	open := cands
+	for pass := 0; pass < 2 && len(open) > 0; pass++ {
+		per := Limits{Nodes: bestCheckNodes / 20}
+		if pass == 1 {
+			per.Nodes = bestCheckNodes / 2
+		}
+		if !end.IsZero() {
+			left := time.Until(end)
+			if pass == 0 {
+				left /= 3
+			}
+			per = Limits{Time: max(left/time.Duration(len(open)), 2*time.Millisecond)}
+		}
+		var next []engine.Point
+		for i, p := range open {
+			if ctx.Err() != nil || (!end.IsZero() && time.Now().After(end)) {
+				next = append(next, open[i:]...)
+				break
+			}
+			if pass == 0 {
+				checked++
+			}
+			st, err := check(p, per)
+			if err != nil {
+				return nil, nil, checked, err
+			}
+			switch st {
+			case StatusNoWin:
+				proven = append(proven, p)
+			case StatusUnknown:
+				next = append(next, p)
+			}
+		}
+		open = next
+	}
+	return proven, open, checked, nil
+}
