@@ -38,15 +38,15 @@ func bestCommand(stdin io.Reader) *cli.Command {
 
 // bestMove is one move of a best record.
 type bestMove struct {
-	Move   string   `json:"move"`
-	Value  float64  `json:"value"`
-	Visits int64    `json:"visits,omitempty"`
-	Depth  int      `json:"depth,omitempty"`
-	Proven string   `json:"proven,omitempty"`
+	Move   string  `json:"move"`
+	Value  float64 `json:"value"`
+	Visits int64   `json:"visits,omitempty"`
+	Depth  int     `json:"depth,omitempty"`
+	Proven string  `json:"proven,omitempty"`
 	// Defence is, for kind defend, "proven" (the threat is disproved after
 	// the move) or "unproven" (its check ran out of budget).
-	Defence string `json:"defence,omitempty"`
-	PV     []string `json:"pv"`
+	Defence string   `json:"defence,omitempty"`
+	PV      []string `json:"pv"`
 }
 
 // bestRecord is the JSON Lines record of `best`, one per position.
