@@ -93,6 +93,18 @@ func (s *Solver) Best(ctx context.Context, b *engine.Board, c engine.Color, sear
 		return BestReport{}, ErrGameOver
 	}
 	o := c.Opponent()
+	if p := b.FirstPoint(c, engine.FivePoints); p != engine.NoPoint {
+		// a five on the board needs no search
+		line := []engine.Point{p}
+		if _, err := Verify(Problem{Board: b, ToMove: c, Attacker: c}, line); err != nil {
+			return BestReport{}, &ReplayError{Line: line, Err: err}
+		}
+		a := Answer{Result: Result{Status: StatusWin, Line: line, End: EndFive, Shortest: true}, Mode: ModeVCF}
+		rep := BestReport{Kind: KindWin, Win: &a}
+		rep.Moves = []MoveStat{{Move: p, Value: 1, Proven: 1, PV: line}}
+		rep.Elapsed = time.Since(start)
+		return rep, nil
+	}
 	a, err := s.Solve(ctx, Problem{Board: b, ToMove: c, Attacker: c}, ModeVCT, check(bestWinShare), nil)
 	if err != nil {
 		return BestReport{}, err
@@ -109,12 +121,9 @@ func (s *Solver) Best(ctx context.Context, b *engine.Board, c engine.Color, sear
 		return BestReport{}, err
 	}
 	rest := lim
-	if lim.Time > 0 {
-		rest.Time = lim.Time - time.Since(start)
-	}
 	if threat.Status != StatusWin {
 		if lim.Time > 0 {
-			rest.Time = lim.Time - time.Since(start)
+			rest.Time = max(lim.Time-time.Since(start), time.Millisecond)
 		}
 		sr, err := searcher.Search(ctx, b, c, rest, multipv, nil, progress)
 		if err != nil {
@@ -159,6 +168,14 @@ func (s *Solver) defences(ctx context.Context, b *engine.Board, c engine.Color, 
 	proven, unproven []engine.Point, checked int, err error) {
 	o := c.Opponent()
 	cands := candidates(b, c, nil, make([]bool, engine.NumCells))
+	switch b.Count(o, engine.FivePoints) {
+	case 0:
+	case 1:
+		// only the block can stop a four (c has no five: Best checked)
+		cands = slices.DeleteFunc(cands, func(p engine.Point) bool { return p != b.FirstPoint(o, engine.FivePoints) })
+	default:
+		return nil, nil, 0, nil
+	}
 	hs := make(map[engine.Point]int32, len(cands))
 	for _, p := range cands {
 		hs[p] = heuristic(b, c, p)

@@ -86,3 +86,34 @@ func candidates(b *engine.Board, c engine.Color, buf []engine.Point, seen []bool
 	}
 	return out
 }
+
+// QuickMove returns a legal move for c on b at once, for when there is no
+// time to search: c's five if it has one, else the block of the opponent's
+// five-point if it is legal, else the candidate of highest H; NoPoint when
+// c has no legal move at all.
+func QuickMove(b *engine.Board, c engine.Color) engine.Point {
+	if p := b.FirstPoint(c, engine.FivePoints); p != engine.NoPoint {
+		return p
+	}
+	if p := b.FirstPoint(c.Opponent(), engine.FivePoints); p != engine.NoPoint && b.Legal(c, p) {
+		return p
+	}
+	best, bestH := engine.NoPoint, int32(-1)
+	for _, p := range candidates(b, c, nil, make([]bool, engine.NumCells)) {
+		if h := heuristic(b, c, p); h > bestH {
+			best, bestH = p, h
+		}
+	}
+	if best != engine.NoPoint {
+		return best
+	}
+	n := b.Size()
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			if p := engine.PointAt(x, y); b.Legal(c, p) {
+				return p
+			}
+		}
+	}
+	return engine.NoPoint
+}

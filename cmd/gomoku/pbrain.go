@@ -1,0 +1,513 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/engine"
+	"gomoku/solver"
+)
+
+func pbrainCommand(stdin io.Reader) *cli.Command {
+	return &cli.Command{
+		Name:  "pbrain",
+		Usage: "play over the Gomocup (Piskvork) protocol on standard input and output",
+		Description: "Speaks the Gomocup/Piskvork brain protocol: START, RECTSTART (square boards only), RESTART, BEGIN, TURN,\n" +
+			"BOARD, TAKEBACK, INFO (timeout_turn, timeout_match, time_left, max_memory, rule, game_type, thread_num),\n" +
+			"END and ABOUT, and Yixin-Board's YXSHOWFORBID, YXNBEST and YXBOARD. Each move is chosen as `gomoku best`\n" +
+			"chooses it (a forced win, a defence, else the search) within the time the manager allows. Managers look\n" +
+			"for an executable named pbrain-*; see the README for installing it as pbrain-gomoku.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "mcts", Usage: "search: mcts or ab (alpha-beta)"},
+			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS goroutines (INFO thread_num overrides)"},
+			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
+		},
+		Action: func(c *cli.Context) error {
+			br := newBrain(c.App.Writer, c.String("engine"), c.Int("threads"), c.Duration("turn-time"))
+			if _, err := newSearcher(br.engineName, 1, 1); err != nil {
+				return err
+			}
+			return br.serve(c.Context, stdin)
+		},
+	}
+}
+
+// brain is the state of a pbrain session.
+type brain struct {
+	out        *bufio.Writer
+	engineName string
+	threads    int
+
+	size  int
+	rule  engine.Rule
+	b     *engine.Board // nil until START
+	moves []brainMove   // stones in the order given, for TAKEBACK and rebuilding
+	// ownBlack says the brain plays black: it moved first (BEGIN), or a
+	// BOARD left it to move with as many stones as the opponent.
+	ownBlack bool
+
+	timeoutTurn  time.Duration // per move; 0: as fast as possible
+	timeoutMatch time.Duration // 0: no match limit
+	timeLeft     time.Duration
+	maxMemoryMiB int
+
+	slv      *solver.Solver
+	searcher solver.MoveSearcher
+	madeMiB  int
+
+	boardCmd string // BOARD or YXBOARD while reading a board, else ""
+	boardOwn []brainMove
+}
+
+// brainMove is a stone of the session: its point and whether it is the
+// brain's own.
+type brainMove struct {
+	p   engine.Point
+	own bool
+}
+
+// brainSafety is kept back from every time limit for the answer to reach
+// the manager: a search gets brainShare of its turn, and is cancelled at
+// the turn minus brainSafety whatever it is doing.
+const (
+	brainSafety = 60 * time.Millisecond
+	brainShare  = 0.75
+)
+
+func newBrain(w io.Writer, engineName string, threads int, turn time.Duration) *brain {
+	return &brain{out: bufio.NewWriter(w), engineName: engineName, threads: threads, timeoutTurn: turn,
+		rule: engine.Freestyle, maxMemoryMiB: solver.DefaultMemoryMiB}
+}
+
+// say writes one line to the manager, at once.
+func (br *brain) say(format string, args ...any) {
+	fmt.Fprintf(br.out, format+"\n", args...)
+	br.out.Flush()
+}
+
+// serve answers commands until END, the end of the input, or ctx's end.
+func (br *brain) serve(ctx context.Context, in io.Reader) error {
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	for {
+		var line string
+		var ok bool
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case line, ok = <-lines:
+		}
+		if !ok {
+			return nil
+		}
+		if br.command(ctx, strings.TrimSpace(line)) {
+			return nil
+		}
+	}
+}
+
+// command handles one line; it returns true on END.
+func (br *brain) command(ctx context.Context, line string) bool {
+	if line == "" {
+		return false
+	}
+	if br.boardCmd != "" {
+		br.boardLine(ctx, line)
+		return false
+	}
+	name, arg, _ := strings.Cut(line, " ")
+	arg = strings.TrimSpace(arg)
+	switch strings.ToUpper(name) {
+	case "START":
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < engine.MinSize || n > engine.MaxSize {
+			br.say("ERROR unsupported board size %q: want %d to %d", arg, engine.MinSize, engine.MaxSize)
+			return false
+		}
+		br.start(n)
+	case "RECTSTART":
+		w, h, ok := strings.Cut(arg, ",")
+		wi, err1 := strconv.Atoi(strings.TrimSpace(w))
+		hi, err2 := strconv.Atoi(strings.TrimSpace(h))
+		switch {
+		case !ok || err1 != nil || err2 != nil:
+			br.say("ERROR RECTSTART wants width,height")
+		case wi != hi:
+			br.say("ERROR rectangular boards are not supported")
+		case wi < engine.MinSize || wi > engine.MaxSize:
+			br.say("ERROR unsupported board size %d", wi)
+		default:
+			br.start(wi)
+		}
+	case "RESTART":
+		if br.b == nil {
+			br.say("ERROR RESTART before START")
+			return false
+		}
+		br.start(br.size)
+	case "BEGIN":
+		if !br.ready() {
+			return false
+		}
+		if len(br.moves) > 0 {
+			br.say("ERROR BEGIN on a board that is not empty")
+			return false
+		}
+		br.ownBlack = true
+		br.play(ctx)
+	case "TURN":
+		if !br.ready() {
+			return false
+		}
+		p, err := br.point(arg)
+		if err != nil {
+			br.say("ERROR TURN %s: %v", arg, err)
+			return false
+		}
+		if len(br.moves) == 0 {
+			br.ownBlack = false // the opponent moved first
+		}
+		if err := br.put(p, false); err != nil {
+			br.say("ERROR TURN %s: %v", arg, err)
+			return false
+		}
+		br.play(ctx)
+	case "BOARD", "YXBOARD":
+		if !br.ready() {
+			return false
+		}
+		br.boardCmd, br.boardOwn = strings.ToUpper(name), br.boardOwn[:0]
+	case "TAKEBACK":
+		if !br.ready() {
+			return false
+		}
+		p, err := br.point(arg)
+		if err != nil {
+			br.say("ERROR TAKEBACK %s: %v", arg, err)
+			return false
+		}
+		if err := br.takeback(p); err != nil {
+			br.say("ERROR TAKEBACK %s: %v", arg, err)
+			return false
+		}
+		br.say("OK")
+	case "INFO":
+		br.info(arg)
+	case "END":
+		return true
+	case "ABOUT":
+		br.say(`name="gomoku", version="%s", author="the gomoku authors", country="", www="", email=""`, version)
+	case "YXSHOWFORBID":
+		if !br.ready() {
+			return false
+		}
+		var s strings.Builder
+		s.WriteString("FORBID ")
+		if br.rule == engine.Renju {
+			for _, f := range br.b.ForbiddenPoints() {
+				fmt.Fprintf(&s, "%02d%02d", f.Point.X(), br.size-1-f.Point.Y())
+			}
+		}
+		s.WriteString(".")
+		br.say("%s", s.String())
+	case "YXNBEST":
+		if !br.ready() {
+			return false
+		}
+		k, err := strconv.Atoi(arg)
+		if err != nil || k < 1 {
+			br.say("ERROR YXNBEST wants a count of moves")
+			return false
+		}
+		br.nbest(ctx, k)
+	default:
+		br.say("UNKNOWN command %s", name)
+	}
+	return false
+}
+
+// ready reports whether a game has started, and says ERROR if not.
+func (br *brain) ready() bool {
+	if br.b == nil {
+		br.say("ERROR no game: send START first")
+		return false
+	}
+	return true
+}
+
+// start sets up an empty board of size n and answers OK.
+func (br *brain) start(n int) {
+	b, err := engine.NewBoard(n, br.rule)
+	if err != nil {
+		br.say("ERROR %v", err)
+		return
+	}
+	br.size, br.b, br.moves, br.ownBlack = n, b, br.moves[:0], false
+	br.say("OK")
+}
+
+// point reads a protocol "x,y" (0-based, y from the top).
+func (br *brain) point(s string) (engine.Point, error) {
+	return engine.ParsePoint(strings.TrimSpace(s), br.size)
+}
+
+// colour returns the brain's colour.
+func (br *brain) colour() engine.Color {
+	if br.ownBlack {
+		return engine.Black
+	}
+	return engine.White
+}
+
+// rebuild makes the board from br.moves, the brain's stones black when
+// ownBlack. Stones are placed in the order given; a list in which the sides
+// do not alternate is still accepted (a BOARD may list stones in any order).
+func (br *brain) rebuild() error {
+	b, err := engine.NewBoard(br.size, br.rule)
+	if err != nil {
+		return err
+	}
+	for _, m := range br.moves {
+		c := engine.White
+		if m.own == br.ownBlack {
+			c = engine.Black
+		}
+		if err := b.Put(m.p, c); err != nil {
+			return err
+		}
+	}
+	br.b = b
+	return nil
+}
+
+// put adds a stone, own or the opponent's, and rebuilds the board.
+func (br *brain) put(p engine.Point, own bool) error {
+	if !p.In(br.size) {
+		return engine.ErrOffBoard
+	}
+	for _, m := range br.moves {
+		if m.p == p {
+			return fmt.Errorf("%v is occupied", p.Piskvork(br.size))
+		}
+	}
+	br.moves = append(br.moves, brainMove{p, own})
+	if err := br.rebuild(); err != nil {
+		br.moves = br.moves[:len(br.moves)-1]
+		_ = br.rebuild()
+		return err
+	}
+	return nil
+}
+
+// takeback removes the stone at p.
+func (br *brain) takeback(p engine.Point) error {
+	for i, m := range br.moves {
+		if m.p == p {
+			br.moves = append(br.moves[:i], br.moves[i+1:]...)
+			return br.rebuild()
+		}
+	}
+	return fmt.Errorf("no stone at %s", p.Piskvork(br.size))
+}
+
+// boardLine reads one line of a BOARD or YXBOARD block.
+func (br *brain) boardLine(ctx context.Context, line string) {
+	if strings.EqualFold(line, "DONE") {
+		cmd := br.boardCmd
+		br.boardCmd = ""
+		br.moves = br.moves[:0]
+		br.moves = append(br.moves, br.boardOwn...)
+		own := 0
+		for _, m := range br.moves {
+			if m.own {
+				own++
+			}
+		}
+		// the brain is to move: black when the counts are equal
+		br.ownBlack = 2*own >= len(br.moves)
+		if err := br.rebuild(); err != nil {
+			br.moves = br.moves[:0]
+			_ = br.rebuild()
+			br.say("ERROR %s: %v", cmd, err)
+			return
+		}
+		if cmd == "BOARD" {
+			br.play(ctx)
+		}
+		return
+	}
+	f := strings.Split(line, ",")
+	if len(f) != 3 {
+		br.say("ERROR %s line %q: want x,y,field", br.boardCmd, line)
+		return
+	}
+	p, err := br.point(f[0] + "," + f[1])
+	field, ferr := strconv.Atoi(strings.TrimSpace(f[2]))
+	switch {
+	case err != nil:
+		br.say("ERROR %s line %q: %v", br.boardCmd, line, err)
+	case ferr != nil || field < 1 || field > 3:
+		br.say("ERROR %s line %q: field must be 1 (own), 2 (opponent) or 3", br.boardCmd, line)
+	default:
+		for _, m := range br.boardOwn {
+			if m.p == p {
+				br.say("ERROR %s line %q: the point is given twice", br.boardCmd, line)
+				return
+			}
+		}
+		br.boardOwn = append(br.boardOwn, brainMove{p, field == 1})
+	}
+}
+
+// info applies an INFO key value line.
+func (br *brain) info(arg string) {
+	key, val, _ := strings.Cut(arg, " ")
+	val = strings.TrimSpace(val)
+	n, err := strconv.ParseInt(val, 10, 64)
+	switch strings.ToLower(key) {
+	case "timeout_turn":
+		if err == nil && n >= 0 {
+			br.timeoutTurn = time.Duration(n) * time.Millisecond
+		}
+	case "timeout_match":
+		if err == nil && n >= 0 {
+			br.timeoutMatch = time.Duration(n) * time.Millisecond
+		}
+	case "time_left":
+		if err == nil {
+			br.timeLeft = time.Duration(n) * time.Millisecond
+		}
+	case "max_memory":
+		if err == nil && n > 0 {
+			br.maxMemoryMiB = max(16, int(n>>20)*3/4)
+		}
+	case "rule":
+		if err == nil {
+			r := engine.Freestyle
+			switch {
+			case n&4 != 0:
+				r = engine.Renju
+			case n&1 != 0:
+				r = engine.Standard
+			}
+			if r != br.rule {
+				br.rule = r
+				if br.b != nil {
+					_ = br.rebuild()
+				}
+			}
+		}
+	case "thread_num":
+		if err == nil && n > 0 {
+			br.threads = int(n)
+			br.searcher = nil
+		}
+	}
+	// game_type, folder, evaluate and unknown keys need nothing
+}
+
+// turnTime is the time this move may take: the turn limit, and a share of
+// the match time left when there is a match limit.
+func (br *brain) turnTime() time.Duration {
+	t := br.timeoutTurn
+	if t <= 0 {
+		t = 200 * time.Millisecond // "as fast as possible"
+	}
+	if br.timeoutMatch > 0 && br.timeLeft > 0 {
+		empty := br.size*br.size - len(br.moves)
+		t = min(t, br.timeLeft/time.Duration(max(8, empty/6)))
+	}
+	return t
+}
+
+// tools returns the solver and searcher, made at the memory INFO allows.
+func (br *brain) tools() (*solver.Solver, solver.MoveSearcher) {
+	if br.slv == nil || br.madeMiB != br.maxMemoryMiB {
+		br.slv, br.searcher, br.madeMiB = solver.NewSolver(max(8, br.maxMemoryMiB/2)), nil, br.maxMemoryMiB
+	}
+	if br.searcher == nil {
+		br.searcher, _ = newSearcher(br.engineName, br.threads, br.maxMemoryMiB/2)
+	}
+	return br.slv, br.searcher
+}
+
+// think runs Best for side me within the turn's time and returns
+// its report; the search is cancelled at the turn limit minus brainSafety.
+func (br *brain) think(ctx context.Context, me engine.Color, multipv int) (solver.BestReport, engine.Color, error) {
+	turn := br.turnTime()
+	ctx, cancel := context.WithTimeout(ctx, max(turn-brainSafety, 10*time.Millisecond))
+	defer cancel()
+	slv, searcher := br.tools()
+	lim := solver.Limits{Time: max(time.Duration(float64(turn)*brainShare)-brainSafety, 5*time.Millisecond),
+		MemoryMiB: br.maxMemoryMiB / 2}
+	rep, err := slv.Best(ctx, br.b, me, searcher, lim, multipv, nil)
+	return rep, me, err
+}
+
+// play chooses and plays the brain's move and sends it.
+func (br *brain) play(ctx context.Context) {
+	rep, me, err := br.think(ctx, br.colour(), 1)
+	p := engine.NoPoint
+	if err == nil && len(rep.Moves) > 0 {
+		p = rep.Moves[0].Move
+	}
+	if p == engine.NoPoint || !br.b.Legal(me, p) {
+		p = solver.QuickMove(br.b, me)
+	}
+	if p == engine.NoPoint {
+		br.say("ERROR no legal move")
+		return
+	}
+	if err := br.put(p, true); err != nil {
+		br.say("ERROR %v", err)
+		return
+	}
+	br.say("%s", p.Piskvork(br.size))
+}
+
+// nbest reports the k best moves of the side to move (black when the
+// stones are even) as MESSAGE lines and the best as the answer, without
+// playing it (Yixin-Board's YXNBEST).
+func (br *brain) nbest(ctx context.Context, k int) {
+	toMove := engine.Black
+	if len(br.moves)%2 == 1 {
+		toMove = engine.White
+	}
+	rep, me, err := br.think(ctx, toMove, k)
+	if err != nil || len(rep.Moves) == 0 {
+		p := solver.QuickMove(br.b, me)
+		if p == engine.NoPoint {
+			br.say("ERROR no legal move")
+			return
+		}
+		br.say("%s", p.Piskvork(br.size))
+		return
+	}
+	for i, m := range rep.Moves {
+		if i >= k {
+			break
+		}
+		pv := make([]string, len(m.PV))
+		for j, q := range m.PV {
+			pv[j] = q.Piskvork(br.size)
+		}
+		br.say("MESSAGE NBEST %d %s value %.3f visits %d depth %d pv %s", i+1, m.Move.Piskvork(br.size), m.Value,
+			m.Visits, m.Depth, strings.Join(pv, " "))
+	}
+	br.say("%s", rep.Moves[0].Move.Piskvork(br.size))
+}

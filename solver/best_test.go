@@ -1,0 +1,138 @@
+package solver
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"gomoku/engine"
+)
+
+// searchers returns one searcher of each kind, fresh.
+func searchers() map[string]MoveSearcher {
+	return map[string]MoveSearcher{"mcts": NewMCTS(2), "ab": NewAlphaBeta(16)}
+}
+
+// bestOf runs Best on a move list's position and returns the report.
+func bestOf(t *testing.T, s MoveSearcher, r engine.Rule, moves string, d time.Duration) (*engine.Board, BestReport) {
+	t.Helper()
+	b := movesBoard(t, r, moves)
+	rep, err := NewSolver(64).Best(context.Background(), b, toMove(b), s, Limits{Time: d}, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Moves) == 0 {
+		t.Fatalf("no move reported: %+v", rep)
+	}
+	return b, rep
+}
+
+func TestBestTakesFive(t *testing.T) {
+	for name, s := range searchers() {
+		// black's open four h8-k8; white has three in a row below
+		b, rep := bestOf(t, s, engine.Freestyle, "h8 h9 i8 i9 j8 j9 k8 a1", 300*time.Millisecond)
+		m := rep.Moves[0].Move
+		b.Play(m, engine.Black)
+		if rep.Kind != KindWin || !b.LastMoveWon() {
+			t.Errorf("%s: kind %s, move %v does not make five", name, rep.Kind, m)
+		}
+	}
+}
+
+func TestBestFindsVCF(t *testing.T) {
+	ps := quintetVCF(t)
+	wins := 0
+	for name, s := range searchers() {
+		for _, p := range ps {
+			if p.Puzzle.Expect != "win" || (p.Attacker != engine.Empty && p.ToMove != p.Attacker) {
+				continue
+			}
+			b, err := p.Board(p.Rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := NewSolver(64).Best(context.Background(), b, p.ToMove, s, Limits{Time: 2 * time.Second}, 1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Kind != KindWin {
+				t.Errorf("%s %s: kind %s, want win", name, p.Label(), rep.Kind)
+				continue
+			}
+			if rep.Win.Mode == ModeVCF {
+				if _, err := Verify(Problem{Board: b, ToMove: p.ToMove, Attacker: p.ToMove}, rep.Win.Line); err != nil {
+					t.Errorf("%s %s: line %v: %v", name, p.Label(), rep.Win.Line, err)
+				}
+			}
+			if rep.Moves[0].Move != rep.Win.Line[0] {
+				t.Errorf("%s %s: best move %v is not the line's first %v", name, p.Label(), rep.Moves[0].Move, rep.Win.Line[0])
+			}
+			wins++
+		}
+	}
+	if wins < 4 {
+		t.Errorf("only %d quintet VCF wins checked", wins)
+	}
+}
+
+func TestBestBlocksFour(t *testing.T) {
+	for name, s := range searchers() {
+		// black's four h8-k8, blocked at g8: white must take l8
+		_, rep := bestOf(t, s, engine.Freestyle, "h8 g8 i8 h9 j8 i9 k8", 300*time.Millisecond)
+		if want := engine.PointAt(11, 7); rep.Moves[0].Move != want {
+			t.Errorf("%s: played %v, want the block %v (kind %s)", name, rep.Moves[0].Move, want, rep.Kind)
+		}
+		// the searchers alone block too
+		b := movesBoard(t, engine.Freestyle, "h8 g8 i8 h9 j8 i9 k8")
+		sr, err := s.Search(context.Background(), b, engine.White, Limits{Time: 100 * time.Millisecond}, 1, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := engine.PointAt(11, 7); sr.Moves[0].Move != want {
+			t.Errorf("%s alone: played %v, want the block %v", name, sr.Moves[0].Move, want)
+		}
+	}
+}
+
+func TestBestDefendsOpenThree(t *testing.T) {
+	for name, s := range searchers() {
+		for _, r := range []engine.Rule{engine.Freestyle, engine.Renju} {
+			// black's open three h8-j8, white to move with two stones
+			b, rep := bestOf(t, s, r, "h8 h9 i8 i9 j8", time.Second)
+			if rep.Kind != KindDefend || rep.Refutations == 0 {
+				t.Errorf("%s %v: kind %s with %d proven defences, want defend", name, r, rep.Kind, rep.Refutations)
+				continue
+			}
+			m := rep.Moves[0].Move
+			b.Play(m, engine.White)
+			a, err := NewSolver(64).Solve(context.Background(), Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black},
+				ModeVCT, Limits{Time: 5 * time.Second}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Status != StatusNoWin {
+				t.Errorf("%s %v: after %v black's VCT is %v, want no-win", name, r, m, a.Status)
+			}
+		}
+	}
+}
+
+func TestBestNeverForbidden(t *testing.T) {
+	// j8 is a double-three for black, and the most tempting cell
+	const moves = "h8 a1 i8 a3 j9 a5 j10 a7"
+	for name, s := range searchers() {
+		b, rep := bestOf(t, s, engine.Renju, moves, 500*time.Millisecond)
+		if b.Forbidden(engine.PointAt(9, 7)) != engine.DoubleThree {
+			t.Fatal("j8 is not a double-three: the fixture is wrong")
+		}
+		for _, m := range rep.Moves {
+			if !b.Legal(engine.Black, m.Move) {
+				t.Errorf("%s: reported the forbidden point %v", name, m.Move)
+			}
+		}
+	}
+	if p := QuickMove(movesBoard(t, engine.Renju, moves), engine.Black); p == engine.PointAt(9, 7) {
+		t.Errorf("QuickMove chose the forbidden point j8")
+	}
+}
+
