@@ -135,4 +135,3 @@ func TestBestNeverForbidden(t *testing.T) {
 		t.Errorf("QuickMove chose the forbidden point j8")
 	}
 }
-
