@@ -25,9 +25,9 @@ const (
 	// KindWin: the side to move has a forced win (VCF or VCT); Line is it.
 	KindWin Kind = "win"
 	// KindDefend: the opponent threatens a forced win; Moves are the
-	// defences: the moves proven to leave it none (within the threat
-	// limit), and those whose check ran out of budget (Unproven), ranked by
-	// the search.
+	// defences: all the moves proven to leave it none (within the threat
+	// limit), ranked by the search; or, when none is proven, the best of
+	// those whose check ran out of budget (Unproven).
 	KindDefend Kind = "defend"
 	// KindLost: the opponent threatens a forced win and every candidate
 	// move was shown to lose to it (by VCF or VCT); Moves are the search's
@@ -74,7 +74,8 @@ const bestCheckNodes = 2_000_000
 //  2. else, if the opponent would have one were c to pass, every candidate
 //     move of c is checked by letting the opponent search again after it;
 //     the moves after which the opponent's win is disproved are the
-//     defences, ranked by searcher restricted to them;
+//     defences, ranked by searcher restricted to them (when none is
+//     disproved in time, the moves not shown to lose stand in);
 //  3. else searcher reports the multipv best moves.
 //
 // lim.Time is shared out (bestWinShare ...); without one each check is
@@ -142,9 +143,12 @@ func (s *Solver) Best(ctx context.Context, b *engine.Board, c engine.Color, sear
 	if lim.Time > 0 {
 		rest.Time = max(lim.Time-time.Since(start), time.Millisecond)
 	}
-	defences := append(proven, unproven...)
-	k := len(defences)
-	if len(defences) == 0 {
+	// the proven defences if there are any, else the unproven ones
+	defences, k := proven, len(proven)
+	switch {
+	case len(proven) == 0 && len(unproven) > 0:
+		defences, k = unproven, multipv
+	case len(proven) == 0:
 		rep.Kind, k = KindLost, multipv
 	}
 	sr, err := searcher.Search(ctx, b, c, rest, k, defences, progress)

@@ -1,6 +1,7 @@
 // Package solver holds the searches that prove or refute wins, behind one
 // interface, Searcher (solver.go), with a Problem, Limits and a checkable
-// Result, and the durable store of solved results.
+// Result; the durable store of solved results; and the best-move searches
+// (MCTS, alpha-beta, behind MoveSearcher) for positions with no proven win.
 //
 // What is implemented, and where:
 //   - vcf.go: VCF, victory by continuous fours: depth-first threat search
@@ -25,4 +26,17 @@
 //     canonical (least symmetric) position key.
 //   - solver.go: the shared types, limits (attacker moves, nodes, time,
 //     memory) and the node/time budget with progress reports.
+//   - heuristic.go: the move heuristic H of the best-move searches: Kang &
+//     Kim's line-length score plus García's (2020) monomial potential; the
+//     candidate moves; QuickMove.
+//   - mcts.go: MCTS with progressive bias and progressive unpruning
+//     (Chaslot et al. 2008; Kang & Kim), MCTS-Solver backups (Winands et
+//     al. 2008), a bounded VCF at new nodes, limited-depth sequence-like
+//     rollouts, goroutines with virtual loss, tree reuse.
+//   - alphabeta.go: negamax alpha-beta with iterative deepening, a
+//     transposition table, top-k candidates and a VCF check at the horizon
+//     (Liu & Zhang; the seeds' minimax).
+//   - best.go: Best, the best-move analysis: a forced win, else the
+//     defences against the opponent's, else the search (gomoku best,
+//     pbrain).
 package solver

@@ -100,3 +100,36 @@ func TestAlphaBetaSmoke(t *testing.T) {
 	}
 	t.Logf("%d nodes in %v", rep.Nodes, rep.Elapsed)
 }
+
+// TestMCTSThreads runs MCTS with several goroutines on one tree (CI runs it
+// under -race): the root's visits must account for every playout, and the
+// tree is reused by the next search from a following position.
+func TestMCTSThreads(t *testing.T) {
+	bd := movesBoard(t, engine.Freestyle, midgame)
+	m := NewMCTS(3)
+	rep, err := m.Search(context.Background(), bd, toMove(bd), Limits{Nodes: 3000}, 4, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var visits int64
+	for _, mv := range rep.Moves {
+		visits += mv.Visits
+	}
+	if rep.Playouts < 3000 || len(rep.Moves) != 4 || visits == 0 || visits > rep.Playouts+rep.Reused {
+		t.Fatalf("%d playouts, %d visits over the top moves %+v", rep.Playouts, visits, rep.Moves)
+	}
+	// play the best move and the opponent's reply from its PV: the tree below is reused
+	best := rep.Moves[0]
+	if len(best.PV) < 2 {
+		t.Skipf("PV %v too short to follow", best.PV)
+	}
+	bd.Play(best.PV[0], toMove(bd))
+	bd.Play(best.PV[1], toMove(bd))
+	rep2, err := m.Search(context.Background(), bd, toMove(bd), Limits{Nodes: 1000}, 1, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep2.Reused == 0 {
+		t.Errorf("the tree was not reused")
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"embed"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -40,6 +41,9 @@ func benchCommand() *cli.Command {
 				return err
 			}
 			fmt.Fprintf(out, "kernel: %.2f M Play+Undo pairs/s (renju, 15x15 middle game, one core)\n", rate/1e6)
+			if err := searchRates(c, out); err != nil {
+				return err
+			}
 			var ps []*positions.Position
 			if c.NArg() == 0 {
 				names, _ := fs.Glob(benchSet, "benchdata/*.txt")
@@ -114,6 +118,36 @@ func benchCommand() *cli.Command {
 // benchGame is a renju middle game (24 moves of a Rapfi-mintaka game,
 // ../shared/data/games/renju/003.psq) for the kernel rate.
 const benchGame = "h8h7h9g7i7g9i8g8g10j7h11f9h10h12i6i9i10f10k8j9j8l8k9e10"
+
+// searchMidgame is the first 16 moves of benchGame: black to move, with no
+// VCF for either side, so MCTS and alpha-beta search rather than finish.
+const searchMidgame = "h8h7h9g7i7g9i8g8g10j7h11f9h10h12i6i9"
+
+// searchRates prints MCTS playouts/s (one goroutine) and alpha-beta nodes/s
+// on searchMidgame, a second each.
+func searchRates(c *cli.Context, out io.Writer) error {
+	p, errs := positions.Parse("bench", []byte(searchMidgame), positions.MoveList, positions.DefaultOptions)
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	b, err := p[0].Board(engine.Renju)
+	if err != nil {
+		return err
+	}
+	rep, err := solver.NewMCTS(1).Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "mcts: %.0f playouts/s (renju, 15x15 middle game, one goroutine)\n",
+		float64(rep.Playouts)/rep.Elapsed.Seconds())
+	rep, err = solver.NewAlphaBeta(16).Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "alpha-beta: %.0f nodes/s, depth %d in 1 s (same position)\n",
+		float64(rep.Nodes)/rep.Elapsed.Seconds(), rep.Moves[0].Depth)
+	return nil
+}
 
 // playUndoRate plays and takes back a stone on every empty cell of the bench
 // game in turn for about d and returns pairs per second.

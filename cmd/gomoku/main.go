@@ -1,12 +1,14 @@
 // Command gomoku solves and analyses gomoku and renju positions: it proves
 // wins by continuous fours (VCF) or threats (VCT) with checkable lines and
-// proof trees, keeps solved results in a badger store, lists renju
-// forbidden points, and draws positions, reading move lists, board
-// diagrams, Gomocup .psq records, the shared JSONL puzzle schema and lfz084
-// puzzle files.
+// proof trees, keeps solved results in a badger store, finds best moves by
+// MCTS or alpha-beta when no win is proven, plays over the Gomocup
+// (Piskvork) protocol, lists renju forbidden points, and draws positions,
+// reading move lists, board diagrams, Gomocup .psq records, the shared JSONL
+// puzzle schema and lfz084 puzzle files.
 //
-// Each command has its own file: solve.go, verify.go, show.go, forbidden.go,
-// tt.go, bench.go; input.go reads positions, render.go draws boards and
+// Each command has its own file: solve.go, verify.go, best.go, pbrain.go,
+// match.go, show.go, forbidden.go, tt.go, bench.go; input.go reads
+// positions, render.go draws boards and
 // writes JSON Lines. Exit codes: 0 done, 1 error (including any bad record
 // in a batch), 2 usage, 130 interrupted.
 package main
@@ -18,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -42,9 +45,20 @@ const exitCodesHelp = `EXIT CODES:
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, brainArgs(os.Args), os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// brainArgs turns a bare run of an executable named pbrain-* (as Gomocup
+// managers start brains) into `gomoku pbrain`; other arguments pass as they
+// are.
+func brainArgs(args []string) []string {
+	name := args[0][strings.LastIndexAny(args[0], `/\`)+1:]
+	if len(args) == 1 && strings.HasPrefix(strings.ToLower(name), "pbrain") {
+		return []string{args[0], "pbrain"}
+	}
+	return args
 }
 
 // usageError marks an error as a usage problem (exit code 2).

@@ -200,3 +200,16 @@ func TestPbrainCommands(t *testing.T) {
 	br.expect("YXNBEST x", "ERROR")
 	br.end()
 }
+
+func TestBrainArgs(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"/x/pbrain-gomoku"}, []string{"/x/pbrain-gomoku", "pbrain"}},
+		{[]string{`C:\x\PBRAIN-gomoku.exe`}, []string{`C:\x\PBRAIN-gomoku.exe`, "pbrain"}},
+		{[]string{"/x/pbrain-gomoku", "--help"}, []string{"/x/pbrain-gomoku", "--help"}},
+		{[]string{"/x/gomoku"}, []string{"/x/gomoku"}},
+	} {
+		if got := brainArgs(tc.in); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("brainArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
