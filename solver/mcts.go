@@ -406,7 +406,8 @@ func updateProven(n *mnode) {
 
 // selectChild picks the child of node to descend into (the tree is locked):
 // a proven win at once; below T visits the best by heuristic over visits;
-// then UCT with progressive bias among the unpruned children.
+// then UCT with progressive bias among the unpruned children that are not
+// proven losses.
 func (w *mctsWorker) selectChild(node *mnode) *mnode {
 	p := &w.m.Params
 	k := len(node.cands)
@@ -419,22 +420,31 @@ func (w *mctsWorker) selectChild(node *mnode) *mnode {
 		}
 		k = min(k, max(1, p.KInit)+extra)
 	}
-	for len(node.children) < k {
-		c := node.cands[len(node.children)]
-		node.children = append(node.children, &mnode{move: c.p, mover: node.mover.Opponent(), h: c.h})
-		w.m.nodes.Add(1)
-	}
+	// k counts live children: proven losses are skipped, and unpruning
+	// reaches past them, so a node whose best moves lose still searches k
 	logN := math.Log(float64(node.n) + 1)
-	var best *mnode
+	var best, lost *mnode
 	bestScore := math.Inf(-1)
-	for _, c := range node.children[:k] {
-		if c.proven == 1 {
-			return c
+	live := 0
+	for i := 0; i < len(node.cands) && live < k; i++ {
+		if i == len(node.children) {
+			c := node.cands[i]
+			node.children = append(node.children, &mnode{move: c.p, mover: node.mover.Opponent(), h: c.h})
+			w.m.nodes.Add(1)
 		}
+		c := node.children[i]
+		switch c.proven {
+		case 1:
+			return c
+		case -1:
+			if lost == nil {
+				lost = c
+			}
+			continue
+		}
+		live++
 		var score float64
-		if c.proven == -1 {
-			score = -1 // a lost move is chosen only when all are lost
-		} else if node.n < int32(p.T) {
+		if node.n < int32(p.T) {
 			score = float64(c.h) / float64(c.n+1)
 		} else {
 			q := 0.5
@@ -446,6 +456,9 @@ func (w *mctsWorker) selectChild(node *mnode) *mnode {
 		if score > bestScore {
 			best, bestScore = c, score
 		}
+	}
+	if best == nil {
+		return lost // every move loses: all now have nodes, so updateProven can tell
 	}
 	return best
 }

@@ -29,6 +29,7 @@ func matchCommand() *cli.Command {
 			&cli.IntFlag{Name: "size", Value: engine.DefaultSize, Usage: "board size of openings that do not state one"},
 			&cli.IntFlag{Name: "threads", Value: 1, Usage: "MCTS goroutines per engine"},
 			&cli.IntFlag{Name: "memory", Value: 128, Usage: "tables per engine, MiB"},
+			&cli.BoolFlag{Name: "moves", Usage: "print each game's moves after its result line"},
 		},
 		Action: runMatch,
 	}
@@ -122,6 +123,17 @@ func runMatch(c *cli.Context) error {
 		fmt.Fprintf(out, "game %2d  %s#%d  black %-5s white %-5s  %s by %s after %d moves\n", g+1,
 			filepath.Base(op.Source), op.Index,
 			black.name, white.name, result, why, plies)
+		if c.Bool("moves") {
+			var sb strings.Builder
+			for i := range b.Stones() {
+				m, _ := b.Move(i)
+				if i > 0 {
+					sb.WriteByte(' ')
+				}
+				sb.WriteString(m.String())
+			}
+			fmt.Fprintf(out, "  moves: %s\n", sb.String())
+		}
 	}
 	fmt.Fprintf(out, "\n| engine | score | wins as black | wins as white | losses as black | losses as white | draws |\n|---|---|---|---|---|---|---|\n")
 	for _, p := range players {
