@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -279,6 +280,24 @@ func TestStoreCLI(t *testing.T) {
 	}
 }
 
+// syncBuffer is a bytes.Buffer safe for one writer and one reader at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // TestInterrupt cancels a run (as Ctrl-C does) during a long search: the
 // exit code is 130, results so far are printed, and the store, flushed and
 // closed, holds them.
@@ -287,7 +306,7 @@ func TestInterrupt(t *testing.T) {
 	// a quick VCF, then a search over all moves that does not end soon
 	in := "h8 a1 i8 a2 j8 a3 k8\nh8 h9\n"
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut bytes.Buffer
+	var out, errOut syncBuffer
 	done := make(chan int)
 	go func() {
 		done <- run(ctx, []string{"gomoku", "solve", "--rule", "freestyle", "--mode", "win", "--attacker", "black", "--pass",
