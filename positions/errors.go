@@ -16,11 +16,18 @@ type ParseError struct {
 	Line   int    // 1-based line of the error
 	Column int    // 1-based byte column of the error; 0 when it concerns the whole line
 	Record int    // 0-based index of the record in the source, -1 before the first
+	// Offset is, for binary formats (Line 0), the 0-based byte offset of
+	// the error.
+	Offset int64
 	Err    error
 }
 
-// Error returns "file:line:column: message" (without the column when it is 0).
+// Error returns "file:line:column: message" (without the column when it is
+// 0), or "file: byte N: message" for a binary format.
 func (e *ParseError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: byte %d: %v", e.File, e.Offset, e.Err)
+	}
 	if e.Column > 0 {
 		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
 	}

@@ -1,11 +1,13 @@
 package positions
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"gomoku/engine"
 	"gomoku/positions/datatest"
 )
 
@@ -25,7 +27,10 @@ func addSeeds(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
+	f.Add(sampleLibrary().Bytes())
+	f.Add([]byte("(;GM[4]SZ[15];B[hh];W[ii](;B[jj])(;B[kk]))"))
 	files, _ := filepath.Glob(filepath.Join(datatest.Local(f), "quintet", "*.txt"))
+	files = append(files, filepath.Join(datatest.Local(f), "games", "sample.sgf"))
 	for _, p := range files {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)
@@ -39,7 +44,8 @@ func checkParse(t *testing.T, data []byte, format Format) {
 	ps, errs := Parse("fuzz", data, format, DefaultOptions)
 	for _, e := range errs {
 		var pe *ParseError
-		if !errors.As(e, &pe) || pe.File != "fuzz" || pe.Line < 1 || pe.Column < 0 {
+		binary := format == RenLib || (format == Auto && bytes.HasPrefix(data, renlibMagic))
+		if !errors.As(e, &pe) || pe.File != "fuzz" || pe.Line < 0 || (pe.Line == 0 && !binary) || pe.Column < 0 {
 			t.Fatalf("error %v (%T) is not a located ParseError", e, e)
 		}
 	}
@@ -81,4 +87,43 @@ func FuzzParseJSONL(f *testing.F) {
 func FuzzParseLFZ(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, LFZ) })
+}
+
+func FuzzParseSGF(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, SGF) })
+}
+
+// FuzzParseRenLib checks ParseRenLib on any bytes: no panic, a located
+// error, and a library that reads back from its own encoding unchanged.
+func FuzzParseRenLib(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkParse(t, data, RenLib)
+		lib, err := ParseRenLib("fuzz", data)
+		if err != nil {
+			return
+		}
+		out := lib.Bytes()
+		again, err := ParseRenLib("fuzz", out)
+		if err != nil {
+			t.Fatalf("own encoding does not read back: %v", err)
+		}
+		if !bytes.Equal(again.Bytes(), out) {
+			t.Fatalf("encoding is not stable")
+		}
+	})
+}
+
+// sampleLibrary is a small RenLib tree with branches, comments and marks.
+func sampleLibrary() *Library {
+	p := func(s string) engine.Point { q, _ := engine.ParsePoint(s, 15); return q }
+	leaf := func(s, c string) *LibNode {
+		return &LibNode{Move: p(s), Comment: c, HasComment: c != ""}
+	}
+	return &Library{Root: &LibNode{Move: p("h8"), Comment: "root\bfirst line\r\nsecond", HasComment: true,
+		Children: []*LibNode{
+			{Move: p("h9"), Children: []*LibNode{leaf("i9", "kagetsu"), leaf("i8", ""), leaf("j10", "odd")}},
+			{Move: p("i9"), Flags: 0x10, Children: []*LibNode{leaf("j10", "")}},
+		}}}
 }

@@ -39,6 +39,9 @@ type Position struct {
 	Attacker engine.Color
 	// Puzzle holds the puzzle fields of the record, nil for a plain position.
 	Puzzle *Puzzle
+	// Result is a game record's stated result: "black", "white", "draw",
+	// or "" when the record states none (SGF's RE).
+	Result string
 }
 
 // Puzzle is what a puzzle record asks and expects (the shared JSONL schema,
@@ -165,9 +168,15 @@ const (
 	JSONL
 	// LFZ: an lfz084 puzzle file, one JSON document with a "puzzles" array.
 	LFZ
+	// SGF: Smart Game Format game records (GM[4]), one record per game
+	// tree, its main line.
+	SGF
+	// RenLib: a RenLib .lib tree; every node with a comment is a record,
+	// the position after its line of moves (see ParseRenLib for the tree).
+	RenLib
 )
 
-var formatNames = [...]string{"auto", "moves", "diagram", "psq", "jsonl", "lfz"}
+var formatNames = [...]string{"auto", "moves", "diagram", "psq", "jsonl", "lfz", "sgf", "renlib"}
 
 // String returns the format's name as the --input-format flag spells it.
 func (f Format) String() string {
@@ -177,15 +186,15 @@ func (f Format) String() string {
 	return "format?"
 }
 
-// ParseFormat reads a format name: auto, moves, diagram, psq, jsonl or lfz. The
-// error wraps ErrUnknownFormat.
+// ParseFormat reads a format name: auto, moves, diagram, psq, jsonl, lfz,
+// sgf or renlib. The error wraps ErrUnknownFormat.
 func ParseFormat(s string) (Format, error) {
 	for i, n := range formatNames {
 		if strings.EqualFold(s, n) {
 			return Format(i), nil
 		}
 	}
-	return Auto, fmt.Errorf("%q: %w (want auto, moves, diagram, psq, jsonl or lfz)", s, ErrUnknownFormat)
+	return Auto, fmt.Errorf("%q: %w (want auto, moves, diagram, psq, jsonl, lfz, sgf or renlib)", s, ErrUnknownFormat)
 }
 
 // Options tune Parse.
@@ -227,6 +236,10 @@ func Parse(name string, data []byte, f Format, opt Options) ([]*Position, []erro
 		return parseLFZ(name, data, opt)
 	case PSQ:
 		return parsePSQ(name, data, opt)
+	case SGF:
+		return parseSGF(name, data, opt)
+	case RenLib:
+		return parseRenLibPositions(name, data)
 	case MoveList, Diagram:
 		return parseText(name, data, f, opt)
 	}
@@ -235,13 +248,21 @@ func Parse(name string, data []byte, f Format, opt Options) ([]*Position, []erro
 
 // Detect guesses the format of data from its first meaningful line: a line
 // that is a whole JSON object starts JSONL, a "{" that opens a document with
-// a "puzzles" array is an LFZ file, "Piskvorky" starts a PSQ record; a text
-// with any diagram row or "board:" header is a Diagram file, else a MoveList.
-// It returns Auto for empty input, binary data and other JSON.
+// a "puzzles" array is an LFZ file, "Piskvorky" starts a PSQ record, "(;"
+// an SGF file; RenLib's header a RenLib library; a text with any diagram
+// row or "board:" header is a Diagram file, else a MoveList. It returns
+// Auto for empty input, other binary data and other JSON.
 func Detect(data []byte) Format {
+	if bytes.HasPrefix(data, renlibMagic) {
+		return RenLib
+	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if bytes.IndexByte(data, 0) >= 0 {
 		return Auto
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); bytes.HasPrefix(t, []byte("(")) &&
+		bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t\r\n"), []byte(";")) {
+		return SGF
 	}
 	first := true
 	sawText := false
