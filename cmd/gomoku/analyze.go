@@ -1,0 +1,540 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"gomoku/engine"
+	"gomoku/positions"
+	"gomoku/solver"
+)
+
+func analyzeCommand(stdin io.Reader) *cli.Command {
+	return &cli.Command{
+		Name:      "analyze",
+		Usage:     "analyse game records: at every ply, does the side to move have a forced win, and did the move keep it",
+		ArgsUsage: "FILES-OR-DIRS... (directories are read recursively: .psq, .sgf, .txt, .jsonl)",
+		Description: "For every game record and every ply, looks for a forced win of the side to move (VCF, then VCT within\n" +
+			"--per-position) and reports the ply at which the game was decided, the missed wins (a forced win the move\n" +
+			"played lost) and the blunders (a move that let the opponent have a forced win it did not have). Positions\n" +
+			"are searched in parallel. With --tt, solved positions are kept in the store, so a rerun (after Ctrl-C, say)\n" +
+			"skips them.",
+		Flags: append(inputFlags()[1:],
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (JSON Lines, one object per game) or csv (one row per ply)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "positions searched at once"},
+			&cli.DurationFlag{Name: "per-position", Value: 200 * time.Millisecond, Usage: "time limit of each position's search"},
+			&cli.Int64Flag{Name: "per-position-nodes", Usage: "node limit of each position's search instead of a time limit (repeatable results)"},
+			&cli.IntFlag{Name: "threat-limit", Value: solver.DefaultThreatLimit, Usage: "VCT threat limit"},
+			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB, Usage: "tables of all jobs together, MiB"},
+			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"}, Usage: "badger store `DIR` of solved positions, read before and written after each search"},
+			&cli.StringFlag{Name: "shard", Usage: "analyse only shard `k/n` of the records (those whose ordinal is k-1 modulo n)"},
+			&cli.BoolFlag{Name: "progress", Value: true, Usage: "show a progress bar on standard error when it is a terminal"},
+		),
+		Action: runAnalyze(stdin),
+	}
+}
+
+// analyzePly is one ply of an analyze record.
+type analyzePly struct {
+	Ply        int      `json:"ply"`
+	ToMove     string   `json:"to_move"`
+	MovePlayed string   `json:"move_played"`
+	ForcedWin  *string  `json:"forced_win"`
+	Line       []string `json:"line,omitempty"`
+	Kept       *bool    `json:"kept"`
+	Status     string   `json:"status"`
+	Nodes      int64    `json:"nodes"`
+	TimeMS     float64  `json:"time_ms"`
+}
+
+// analyzeRecord is the JSON Lines record of `analyze`, one per game.
+type analyzeRecord struct {
+	Source     string       `json:"source"`
+	Index      int          `json:"index"`
+	ID         string       `json:"id,omitempty"`
+	Rule       string       `json:"rule"`
+	Size       int          `json:"size"`
+	Result     *string      `json:"result"`
+	DecidedPly *int         `json:"decided_ply"`
+	Plies      []analyzePly `json:"plies"`
+	MissedWins []int        `json:"missed_wins"`
+	Blunders   []int        `json:"blunders"`
+	Unknown    int          `json:"unknown"`
+	TimeMS     float64      `json:"time_ms"`
+}
+
+// batchRecord is the last JSON line of `analyze`: the batch summary.
+type batchRecord struct {
+	Batch struct {
+		Games      int     `json:"games"`
+		Plies      int     `json:"plies"`
+		Solved     int     `json:"solved"`
+		Unknown    int     `json:"unknown"`
+		FromStore  int     `json:"from_store"`
+		MissedWins int     `json:"missed_wins"`
+		Blunders   int     `json:"blunders"`
+		Failed     int     `json:"failed_records"`
+		TimeMS     float64 `json:"time_ms"`
+	} `json:"batch"`
+}
+
+// analyzeGame is a record being analysed.
+type analyzeGame struct {
+	p       *positions.Position
+	rule    engine.Rule
+	plies   []solver.PlyResult
+	left    int // plies not yet analysed
+	start   time.Time
+	elapsed time.Duration
+	err     error
+}
+
+// analyzeTask is one position to search.
+type analyzeTask struct {
+	g   *analyzeGame
+	ply int
+}
+
+func runAnalyze(stdin io.Reader) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		format := c.String("format")
+		if format != "text" && format != "json" && format != "csv" {
+			return usagef("--format %q: want text, json or csv", format)
+		}
+		if c.Int("jobs") < 1 || c.Duration("per-position") < 0 || c.Int64("per-position-nodes") < 0 || c.Int("memory") < 1 {
+			return usagef("--jobs and --memory must be at least 1, the limits not negative")
+		}
+		shardK, shardN, err := parseShard(c.String("shard"))
+		if err != nil {
+			return err
+		}
+		var rule engine.Rule
+		ruleSet := false
+		if s := c.String("rule"); s != "" {
+			if rule, err = engine.ParseRule(s); err != nil {
+				return usageError{err}
+			}
+			ruleSet = true
+		}
+		inFormat, err := positions.ParseFormat(c.String("input-format"))
+		if err != nil {
+			return usageError{err}
+		}
+		opt := positions.DefaultOptions
+		opt.Size = c.Int("size")
+		if c.NArg() == 0 {
+			return usagef("no input: name files or directories")
+		}
+		// read every record
+		failed := 0
+		report := func(err error) {
+			failed++
+			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
+		}
+		var games []*analyzeGame
+		ordinal := 0
+		for _, name := range expandInputs(c.Args().Slice(), report) {
+			var data []byte
+			if name == "-" {
+				data, err = io.ReadAll(stdin)
+			} else {
+				data, err = os.ReadFile(name)
+			}
+			if err != nil {
+				report(err)
+				continue
+			}
+			ps, errs := positions.Parse(name, data, inFormat, opt)
+			for _, e := range errs {
+				report(e)
+			}
+			for _, p := range ps {
+				ordinal++
+				if shardN > 0 && (ordinal-1)%shardN != shardK-1 {
+					continue
+				}
+				if len(p.Moves) == 0 || len(p.Moves) != len(p.Black)+len(p.White) {
+					report(&positions.ParseError{File: p.Source, Line: max(p.Line, 1), Record: p.Index,
+						Err: errors.New("not a game record: no order of moves from an empty board")})
+					continue
+				}
+				r := p.Rule
+				if ruleSet {
+					r = rule
+				}
+				games = append(games, &analyzeGame{p: p, rule: r, plies: make([]solver.PlyResult, len(p.Moves)),
+					left: len(p.Moves)})
+			}
+		}
+		var store *solver.Store
+		if dir := c.String("tt"); dir != "" {
+			if store, err = solver.OpenStore(dir); err != nil {
+				return err
+			}
+			defer store.Close()
+		}
+		lim := solver.Limits{Time: c.Duration("per-position")}
+		if n := c.Int64("per-position-nodes"); n > 0 {
+			lim = solver.Limits{Nodes: n}
+		}
+		total := 0
+		for _, g := range games {
+			total += len(g.plies)
+		}
+		var bar *progressbar.ProgressBar
+		if f, ok := c.App.ErrWriter.(*os.File); ok && c.Bool("progress") && term.IsTerminal(int(f.Fd())) {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("analysing"),
+				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("positions"),
+				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+		}
+		out := newAnalyzeWriter(c.App.Writer, format)
+		start := time.Now()
+		done := analyzeAll(c.Context, games, c.Int("jobs"), c.Int("memory"), c.Int("threat-limit"), store, lim, bar, out)
+		if bar != nil {
+			_ = bar.Finish()
+		}
+		out.batch(failed, time.Since(start))
+		if err := out.flush(); err != nil {
+			return err
+		}
+		if c.Context.Err() != nil {
+			return c.Context.Err()
+		}
+		for _, g := range games {
+			if g.err != nil {
+				report(fmt.Errorf("%s: %w", g.p.Label(), g.err))
+			}
+		}
+		if done < len(games) && c.Context.Err() == nil {
+			return fmt.Errorf("%d of %d games not analysed", len(games)-done, len(games))
+		}
+		if failed > 0 {
+			return fmt.Errorf("%d record(s) or file(s) failed: %w", failed, errRecords)
+		}
+		return nil
+	}
+}
+
+// parseShard reads --shard k/n; "" is no sharding (0, 0).
+func parseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, usagef("--shard %q: want k/n with 1 <= k <= n", s)
+	}
+	return k, n, nil
+}
+
+// inputExts are the extensions read from directories.
+var inputExts = map[string]bool{".psq": true, ".sgf": true, ".txt": true, ".jsonl": true}
+
+// expandInputs lists the files named, reading directories recursively for
+// files with inputExts, in lexical order.
+func expandInputs(names []string, report func(error)) []string {
+	var out []string
+	for _, n := range names {
+		st, err := os.Stat(n)
+		if n == "-" || err != nil || !st.IsDir() {
+			out = append(out, n)
+			continue
+		}
+		err = filepath.WalkDir(n, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				report(err)
+				return nil
+			}
+			if !d.IsDir() && inputExts[strings.ToLower(filepath.Ext(path))] {
+				out = append(out, path)
+			}
+			return nil
+		})
+		if err != nil {
+			report(err)
+		}
+	}
+	return out
+}
+
+// analyzeAll searches every ply of every game with jobs workers, each with
+// its own Solver (memory shared out) and the common store, and writes each
+// game as soon as it and all the games before it are done. It returns the
+// number of games written; on cancellation the games not complete are not.
+func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int, store *solver.Store,
+	lim solver.Limits, bar *progressbar.ProgressBar, out *analyzeWriter) int {
+	tasks := make(chan analyzeTask)
+	var mu sync.Mutex
+	next := 0 // the next game to write
+	written := 0
+	complete := func() {
+		for next < len(games) && games[next].left == 0 {
+			g := games[next]
+			if g.err == nil {
+				out.game(g)
+				written++
+			}
+			next++
+		}
+	}
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slv := solver.NewSolver(max(8, mib/jobs))
+			slv.Store, slv.ThreatLimit = store, threat
+			var b *engine.Board
+			for t := range tasks {
+				g := t.g
+				if ctx.Err() != nil {
+					continue
+				}
+				if b == nil || b.Size() != g.p.Size || b.Rule() != g.rule {
+					var err error
+					if b, err = engine.NewBoard(g.p.Size, g.rule); err != nil {
+						mu.Lock()
+						g.err, g.left = err, 0
+						mu.Unlock()
+						continue
+					}
+				}
+				b.Reset()
+				for i, q := range g.p.Moves[:t.ply] {
+					b.Play(q, engine.Color(1+i%2))
+				}
+				c := engine.Color(1 + t.ply%2)
+				r, err := slv.AnalyzePly(ctx, b, c, lim)
+				r.Ply, r.Move = t.ply, g.p.Moves[t.ply]
+				mu.Lock()
+				if ctx.Err() == nil {
+					if err != nil && g.err == nil {
+						g.err = err
+					}
+					g.plies[t.ply] = r
+					g.left--
+					if g.left == 0 {
+						g.elapsed = time.Since(g.start)
+					}
+					complete()
+				}
+				mu.Unlock()
+				if bar != nil {
+					_ = bar.Add(1)
+				}
+			}
+		}()
+	}
+	for _, g := range games {
+		g.start = time.Now()
+		for ply := range g.plies {
+			select {
+			case tasks <- analyzeTask{g, ply}:
+			case <-ctx.Done():
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(tasks)
+	wg.Wait()
+	return written
+}
+
+// analyzeWriter writes analyze results in one format and keeps the batch
+// totals.
+type analyzeWriter struct {
+	w      io.Writer
+	format string
+	csv    *csv.Writer
+	err    error
+	total  batchRecord
+}
+
+func newAnalyzeWriter(w io.Writer, format string) *analyzeWriter {
+	a := &analyzeWriter{w: w, format: format}
+	if format == "csv" {
+		a.csv = csv.NewWriter(w)
+		a.err = a.csv.Write([]string{"source", "index", "ply", "to_move", "move_played", "forced_win", "kept", "status", "line"})
+	}
+	return a
+}
+
+// record turns an analysed game into its JSON form.
+func analysisRecord(g *analyzeGame) analyzeRecord {
+	p := g.p
+	b, _ := p.Board(g.rule)
+	lastFive := b != nil && b.LastMoveWon()
+	result := p.Result
+	if result == "" && lastFive {
+		_, c := b.LastMove()
+		result = c.String()
+	}
+	winner := engine.Empty
+	switch result {
+	case "black":
+		winner = engine.Black
+	case "white":
+		winner = engine.White
+	}
+	sum := solver.Summarize(g.plies, winner, lastFive)
+	rec := analyzeRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: g.rule.String(), Size: p.Size,
+		MissedWins: append([]int{}, sum.MissedWins...), Blunders: append([]int{}, sum.Blunders...),
+		TimeMS: ms(g.elapsed)}
+	if result != "" {
+		rec.Result = &result
+	}
+	if sum.Decided >= 0 {
+		d := sum.Decided
+		rec.DecidedPly = &d
+	}
+	for i, r := range g.plies {
+		ap := analyzePly{Ply: i, ToMove: r.ToMove.String(), MovePlayed: r.Move.String(), Kept: sum.Kept[i], Status: "solved",
+			Nodes: r.Nodes, TimeMS: ms(r.Elapsed)}
+		if r.Win != 0 {
+			w := r.Win.String()
+			ap.ForcedWin, ap.Line = &w, pointStrings(r.Line)
+		}
+		if !r.Solved {
+			ap.Status = "unknown"
+			rec.Unknown++
+		}
+		rec.Plies = append(rec.Plies, ap)
+	}
+	return rec
+}
+
+// game writes one analysed game.
+func (a *analyzeWriter) game(g *analyzeGame) {
+	if a.err != nil {
+		return
+	}
+	rec := analysisRecord(g)
+	t := &a.total.Batch
+	t.Games++
+	t.Plies += len(rec.Plies)
+	t.Unknown += rec.Unknown
+	t.Solved += len(rec.Plies) - rec.Unknown
+	t.MissedWins += len(rec.MissedWins)
+	t.Blunders += len(rec.Blunders)
+	for _, r := range g.plies {
+		if r.FromStore {
+			t.FromStore++
+		}
+	}
+	switch a.format {
+	case "json":
+		a.err = writeJSON(a.w, rec)
+	case "csv":
+		for _, p := range rec.Plies {
+			win, kept := "", ""
+			if p.ForcedWin != nil {
+				win = *p.ForcedWin
+			}
+			if p.Kept != nil {
+				kept = strconv.FormatBool(*p.Kept)
+			}
+			a.err = a.csv.Write([]string{rec.Source, strconv.Itoa(rec.Index), strconv.Itoa(p.Ply), p.ToMove, p.MovePlayed,
+				win, kept, p.Status, strings.Join(p.Line, " ")})
+		}
+	default:
+		writeAnalysisText(a.w, g.p, rec)
+	}
+}
+
+// batch writes the batch summary: a last JSON line, or text; for CSV
+// nothing (the rows are the data).
+func (a *analyzeWriter) batch(failed int, d time.Duration) {
+	a.total.Batch.Failed, a.total.Batch.TimeMS = failed, ms(d)
+	if a.err != nil {
+		return
+	}
+	t := a.total.Batch
+	switch a.format {
+	case "json":
+		a.err = writeJSON(a.w, a.total)
+	case "text":
+		_, a.err = fmt.Fprintf(a.w, "batch: %d games, %d positions (%d solved, %d unknown, %d from the store), %d missed wins, %d blunders, %d bad records, %.1f s\n",
+			t.Games, t.Plies, t.Solved, t.Unknown, t.FromStore, t.MissedWins, t.Blunders, t.Failed, d.Seconds())
+	}
+}
+
+func (a *analyzeWriter) flush() error {
+	if a.csv != nil {
+		a.csv.Flush()
+		if a.err == nil {
+			a.err = a.csv.Error()
+		}
+	}
+	return a.err
+}
+
+// writeAnalysisText prints one game's analysis for people: the verdicts,
+// then every ply with a forced win or a blunder.
+func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
+	result, decided := "unknown", "not found"
+	if rec.Result != nil {
+		result = *rec.Result
+	}
+	if rec.DecidedPly != nil {
+		decided = fmt.Sprintf("ply %d (before move %d)", *rec.DecidedPly, *rec.DecidedPly+1)
+	}
+	fmt.Fprintf(w, "%s  %s %dx%d  %d moves, result %s, decided at %s\n", p.Label(), rec.Rule, rec.Size, rec.Size,
+		len(rec.Plies), result, decided)
+	fmt.Fprintf(w, "missed wins: %s; blunders: %s; %d positions unknown (%.0f ms)\n", plyList(rec.MissedWins),
+		plyList(rec.Blunders), rec.Unknown, rec.TimeMS)
+	blunder := map[int]bool{}
+	for _, b := range rec.Blunders {
+		blunder[b] = true
+	}
+	for _, pl := range rec.Plies {
+		if pl.ForcedWin == nil && !blunder[pl.Ply] {
+			continue
+		}
+		s := fmt.Sprintf("  ply %3d %-5s played %-4s", pl.Ply, pl.ToMove, pl.MovePlayed)
+		if pl.ForcedWin != nil {
+			kept := "kept: unknown"
+			if pl.Kept != nil && *pl.Kept {
+				kept = "kept"
+			} else if pl.Kept != nil {
+				kept = "MISSED"
+			}
+			s += fmt.Sprintf("  %s win %s, %s", strings.ToUpper(*pl.ForcedWin), joinNumbered(pl.Line), kept)
+		}
+		if blunder[pl.Ply] {
+			s += "  BLUNDER: the opponent wins next"
+		}
+		fmt.Fprintln(w, s)
+	}
+	fmt.Fprintln(w)
+}
+
+// plyList prints a list of plies, or "none".
+func plyList(ps []int) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = strconv.Itoa(p)
+	}
+	return strings.Join(s, ", ")
+}
