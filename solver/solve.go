@@ -202,6 +202,9 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if err != nil {
 		return Answer{}, err
 	}
+	if a.Status == StatusWin && a.Proof != nil && isChain(a.Proof.Root) && foursOnly(pr, a.Line) {
+		a.Mode = ModeVCF // a proof of fours alone is a VCF the VCF search's budget missed
+	}
 	a.Nodes += res.Nodes
 	a.Elapsed = time.Since(start)
 	if mode != ModeWin || a.Status == StatusWin || ctx.Err() != nil {
@@ -325,7 +328,7 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 			return a, false, &ReplayError{Line: a.Line, Err: fmt.Errorf("stored proof: %w", err)}
 		}
 		a.ProofNodes = a.Proof.TreeSize()
-		if isChain(root) {
+		if isChain(root) && foursOnly(pr, a.Line) {
 			a.Mode = ModeVCF
 		}
 	case StatusNoWin:
@@ -343,7 +346,24 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 	return a, true, nil
 }
 
-// isChain reports whether a proof tree is a single line (a VCF).
+// foursOnly reports whether every attacker move of a line (attacker first,
+// alternating) is a four or a five when it is played: with isChain, that
+// the win is a VCF.
+func foursOnly(pr Problem, line []engine.Point) bool {
+	b := pr.Board.Clone()
+	c := pr.Attacker
+	for i, m := range line {
+		if i%2 == 0 && b.Threat(c, m) < engine.ThreatFour {
+			return false
+		}
+		b.Play(m, c)
+		c = c.Opponent()
+	}
+	return true
+}
+
+// isChain reports whether a proof tree is a single line: with foursOnly, a
+// VCF.
 func isChain(n *ProofNode) bool {
 	for ; n != nil; n = n.Defences[0].Answer {
 		if len(n.Defences) == 0 {

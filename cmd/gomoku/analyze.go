@@ -527,7 +527,7 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 	fmt.Fprintln(w)
 }
 
-// plyList prints a list of plies, or "none".
+// plyList prints a list of plies ("ply 7", "plies 7, 9"), or "none".
 func plyList(ps []int) string {
 	if len(ps) == 0 {
 		return "none"
@@ -536,5 +536,8 @@ func plyList(ps []int) string {
 	for i, p := range ps {
 		s[i] = strconv.Itoa(p)
 	}
-	return strings.Join(s, ", ")
+	if len(ps) == 1 {
+		return "ply " + s[0]
+	}
+	return "plies " + strings.Join(s, ", ")
 }

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gomoku/positions/datatest"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files of the analyze tests")
+
+// verdicts strips an analyze JSON record down to what does not depend on
+// timing or on which of the side-by-side searches answered first: the lines,
+// times and node counts go.
+func verdicts(t *testing.T, rec map[string]any) map[string]any {
+	t.Helper()
+	delete(rec, "time_ms")
+	delete(rec, "source")
+	for _, p := range rec["plies"].([]any) {
+		m := p.(map[string]any)
+		delete(m, "line")
+		delete(m, "time_ms")
+		delete(m, "nodes")
+	}
+	return rec
+}
+
+// TestAnalyzeGolden analyses three games of the shared records, one per
+// rule, and compares the verdicts with golden files checked by hand against
+// the records (see testdata/golden/README.md).
+func TestAnalyzeGolden(t *testing.T) {
+	for _, rule := range []string{"freestyle", "standard", "renju"} {
+		game := filepath.Join(datatest.Shared(t), "games", rule, "001.psq")
+		code, out, errOut := gomoku(t, "", "analyze", "--rule", rule, "--per-position-nodes", "300000", "--jobs", "2",
+			"--format", "json", game)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", game, code, errOut)
+		}
+		recs := jsonLines(t, out)
+		if len(recs) != 2 || recs[1]["batch"] == nil {
+			t.Fatalf("%s: %d lines, want a game and the batch", game, len(recs))
+		}
+		got, _ := json.MarshalIndent(verdicts(t, recs[0]), "", "  ")
+		golden := filepath.Join(datatest.Local(t), "golden", "analyze-"+rule+"-001.json")
+		if *updateGolden {
+			if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.TrimSpace(string(got)) != strings.TrimSpace(string(want)) {
+			t.Errorf("%s: the analysis differs from %s:\n%s", game, golden, got)
+		}
+	}
+}
+
+// TestAnalyzeAllGames analyses every game record of the shared data: every
+// game gets a report, with a ply per move, and every game that ends in a
+// five is decided, its last move a kept VCF.
+func TestAnalyzeAllGames(t *testing.T) {
+	games := 0
+	for _, rule := range []string{"freestyle", "standard", "renju"} {
+		dir := filepath.Join(datatest.Shared(t), "games", rule)
+		code, out, errOut := gomoku(t, "", "analyze", "--rule", rule, "--per-position-nodes", "60000", "--jobs", "2",
+			"--memory", "64", "--format", "json", dir)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", dir, code, errOut)
+		}
+		recs := jsonLines(t, out)
+		for _, r := range recs[:len(recs)-1] {
+			games++
+			plies := r["plies"].([]any)
+			last := plies[len(plies)-1].(map[string]any)
+			if r["result"] == nil || r["decided_ply"] == nil || last["forced_win"] != "vcf" || last["kept"] != true {
+				t.Errorf("%s#%v: result %v, decided %v, last ply %v", r["source"], r["index"], r["result"], r["decided_ply"], last)
+			}
+		}
+		batch := recs[len(recs)-1]["batch"].(map[string]any)
+		t.Logf("%s: %v", rule, batch)
+	}
+	if games != 40 {
+		t.Errorf("%d games analysed, want 40", games)
+	}
+}
+
+// TestAnalyzeResume interrupts an analysis with a store, then runs it again:
+// the second run answers what the first solved from the store, and the
+// verdicts equal those of a run without interruption.
+func TestAnalyzeResume(t *testing.T) {
+	dir := filepath.Join(datatest.Shared(t), "games", "freestyle")
+	args := []string{"analyze", "--rule", "freestyle", "--per-position-nodes", "60000", "--jobs", "2", "--memory", "64",
+		"--format", "json"}
+	code, full, _ := gomoku(t, "", append(args, dir)...)
+	if code != exitOK {
+		t.Fatalf("uninterrupted run: exit %d", code)
+	}
+	tt := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, append([]string{"gomoku"}, append(args, "--tt", tt, dir)...), strings.NewReader(""), &out, &errOut)
+	}()
+	for deadline := time.Now().Add(30 * time.Second); strings.Count(out.String(), "\n") < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != exitInterrupted {
+		t.Fatalf("interrupted run: exit %d, %s", code, errOut.String())
+	}
+	first := strings.Count(out.String(), "\n")
+	code, again, errs := gomoku(t, "", append(args, "--tt", tt, dir)...)
+	if code != exitOK {
+		t.Fatalf("resumed run: exit %d: %s", code, errs)
+	}
+	a, b := jsonLines(t, full), jsonLines(t, again)
+	if len(a) != len(b) {
+		t.Fatalf("%d records resumed, %d uninterrupted", len(b), len(a))
+	}
+	for i := range a[:len(a)-1] {
+		x, _ := json.Marshal(verdicts(t, a[i]))
+		y, _ := json.Marshal(verdicts(t, b[i]))
+		if string(x) != string(y) {
+			t.Errorf("game %d differs after the resume:\n%s\n%s", i, x, y)
+		}
+	}
+	stored := b[len(b)-1]["batch"].(map[string]any)["from_store"].(float64)
+	if first < 1 || stored < 1 {
+		t.Errorf("the interrupted run wrote %d games, the resumed one took %v positions from the store", first, stored)
+	}
+}
+
+// TestAnalyzeFormats checks CSV and text output, a bad record in the batch
+// and the sharding flag.
+func TestAnalyzeFormats(t *testing.T) {
+	in := "h8 h9 i8 i9 j8 j9 k8 k9 l8\nh8 h8\nrule: freestyle\nh8 a1 i8 a2 j8 a3 k8 a4 l8\n"
+	code, out, errOut := gomoku(t, in, "analyze", "--per-position-nodes", "20000", "--format", "csv", "-")
+	if code != exitError || !strings.Contains(errOut, "-:2:") {
+		t.Errorf("exit %d, stderr %q: want 1 and the bad record's place", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 1+9+9 || lines[0] != "source,index,ply,to_move,move_played,forced_win,kept,status,line" {
+		t.Errorf("csv: %d lines, header %q", len(lines), lines[0])
+	}
+	code, out, _ = gomoku(t, in, "analyze", "--per-position-nodes", "20000", "--shard", "2/2", "-")
+	if code != exitError || strings.Count(out, "moves, result") != 1 || !strings.Contains(out, "batch: 1 games") {
+		t.Errorf("shard 2/2: exit %d\n%s", code, out)
+	}
+	if code, _, _ := gomoku(t, in, "analyze", "--shard", "3/2", "-"); code != exitUsage {
+		t.Errorf("--shard 3/2: exit %d, want usage", code)
+	}
+}
