@@ -1,0 +1,332 @@
+// Package book keeps an opening book in a badger database
+// (github.com/dgraph-io/badger/v4): per position, the games that reached it
+// and their results by colour, the moves played from it with their own
+// results, proven results from the solver, and comments (from RenLib
+// libraries).
+//
+// What is implemented, and where:
+//   - book.go: Book (open, get, add, iterate, close), the node keys and the
+//     node values;
+//   - build.go: adding game records and analysis results, merging books;
+//   - renlib.go: import from and export to RenLib trees (positions.Library).
+//
+// Keys are the canonical position under the board's 8 symmetries (the least
+// Zobrist key, engine.Board.CanonicalHash), with a format version, the rule
+// and the board size, so different rules and sizes never collide. Moves are
+// stored in the canonical orientation and mapped back for the position
+// asked about.
+package book
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"sort"
+	"strings"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"gomoku/engine"
+)
+
+// keyVersion and valueVersion are the format versions of keys and values.
+const (
+	keyVersion   = 1
+	valueVersion = 1
+)
+
+// ErrLocked: another process has the book open.
+var ErrLocked = errors.New("the book is in use by another process")
+
+// ErrCorrupt: a stored node failed its checksum or does not decode.
+var ErrCorrupt = errors.New("corrupt book node")
+
+// Key identifies a position in a book: rule, board size and canonical
+// Zobrist key.
+type Key struct {
+	Rule engine.Rule
+	Size int
+	Hash uint64
+}
+
+// bytes encodes a key: 'B', the version, the rule, the size, the hash.
+func (k Key) bytes() []byte {
+	b := []byte{'B', keyVersion, byte(k.Rule), byte(k.Size)}
+	return binary.BigEndian.AppendUint64(b, k.Hash)
+}
+
+// keyOf reads a key written by Key.bytes.
+func keyOf(b []byte) (Key, bool) {
+	if len(b) != 12 || b[0] != 'B' || b[1] != keyVersion {
+		return Key{}, false
+	}
+	return Key{Rule: engine.Rule(b[2]), Size: int(b[3]), Hash: binary.BigEndian.Uint64(b[4:])}, true
+}
+
+// KeyOf returns the book key of position b and the symmetry that maps b's
+// points to the key's canonical orientation.
+func KeyOf(b *engine.Board) (Key, int) {
+	h, sym := b.CanonicalHash()
+	return Key{Rule: b.Rule(), Size: b.Size(), Hash: h}, sym
+}
+
+// Results counts game results by the winner's colour.
+type Results struct {
+	Black int `json:"b,omitempty"`
+	White int `json:"w,omitempty"`
+	Draws int `json:"d,omitempty"`
+}
+
+// Games returns the number of games counted.
+func (r Results) Games() int { return r.Black + r.White + r.Draws }
+
+// add counts n games won by winner (Empty: drawn or unknown results count
+// as draws).
+func (r *Results) add(winner engine.Color, n int) {
+	switch winner {
+	case engine.Black:
+		r.Black += n
+	case engine.White:
+		r.White += n
+	default:
+		r.Draws += n
+	}
+}
+
+// plus adds other's counts.
+func (r *Results) plus(o Results) {
+	r.Black, r.White, r.Draws = r.Black+o.Black, r.White+o.White, r.Draws+o.Draws
+}
+
+// Move is a book move from a node: its results, whether the solver proved
+// it wins, and whether a library lists it.
+type Move struct {
+	Results
+	// Proven says the move starts a proven forced win for the side to move.
+	Proven bool `json:"p,omitempty"`
+	// Library says an imported library has the move.
+	Library bool `json:"l,omitempty"`
+}
+
+// Node is what a book holds for a position.
+type Node struct {
+	// Results are the games that reached the position, by winner.
+	Results
+	// Proven is the side the solver proved wins from the position (with
+	// the side to move to move), or Empty.
+	Proven engine.Color `json:"pv,omitempty"`
+	// ProvenBy is "vcf" or "vct" when Proven is set.
+	ProvenBy string `json:"pb,omitempty"`
+	// Comment is a library comment, as imported (bytes in the library's
+	// code page, often not UTF-8; stored as they are).
+	Comment string `json:"-"`
+	// Moves are keyed by the canonical orientation's point.
+	Moves map[engine.Point]*Move `json:"m,omitempty"`
+}
+
+// merge adds o's counts and moves to n; proven results and comments are
+// kept, o's taken where n has none (comments that differ are joined).
+func (n *Node) merge(o *Node) {
+	n.Results.plus(o.Results)
+	if n.Proven == engine.Empty {
+		n.Proven, n.ProvenBy = o.Proven, o.ProvenBy
+	}
+	switch {
+	case n.Comment == "":
+		n.Comment = o.Comment
+	case o.Comment != "" && o.Comment != n.Comment && !strings.Contains(n.Comment, o.Comment):
+		n.Comment += "\n" + o.Comment
+	}
+	for p, m := range o.Moves {
+		nm := n.move(p)
+		nm.Results.plus(m.Results)
+		nm.Proven = nm.Proven || m.Proven
+		nm.Library = nm.Library || m.Library
+	}
+}
+
+// move returns n's move at canonical point p, made if absent.
+func (n *Node) move(p engine.Point) *Move {
+	if n.Moves == nil {
+		n.Moves = map[engine.Point]*Move{}
+	}
+	m := n.Moves[p]
+	if m == nil {
+		m = &Move{}
+		n.Moves[p] = m
+	}
+	return m
+}
+
+// nodeWire is a node as stored: the comment as bytes (base64 in JSON), so
+// that comments in any code page survive.
+type nodeWire struct {
+	*Node
+	Comment []byte `json:"c,omitempty"`
+}
+
+// encode writes a node: the version, a CRC-32 of the JSON, the JSON.
+func (n *Node) encode() ([]byte, error) {
+	data, err := json.Marshal(nodeWire{Node: n, Comment: []byte(n.Comment)})
+	if err != nil {
+		return nil, err
+	}
+	out := []byte{valueVersion}
+	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(data))
+	return append(out, data...), nil
+}
+
+// decodeNode reads a node written by encode. The error is ErrCorrupt.
+func decodeNode(v []byte) (*Node, error) {
+	if len(v) < 5 || v[0] != valueVersion || binary.BigEndian.Uint32(v[1:5]) != crc32.ChecksumIEEE(v[5:]) {
+		return nil, ErrCorrupt
+	}
+	w := nodeWire{Node: &Node{}}
+	if err := json.Unmarshal(v[5:], &w); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	w.Node.Comment = string(w.Comment)
+	return w.Node, nil
+}
+
+// Book is an opening book in a badger database. Its methods are safe for
+// one goroutine at a time.
+type Book struct {
+	db *badger.DB
+}
+
+// Open opens (creating if needed) the book in directory dir; "" opens an
+// in-memory book. Errors: ErrLocked when another process has it open;
+// badger's own otherwise.
+func Open(dir string) (*Book, error) {
+	opt := badger.DefaultOptions(dir).WithLogger(nil).WithMemTableSize(16 << 20).
+		WithValueLogFileSize(64 << 20).WithBlockCacheSize(16 << 20).WithIndexCacheSize(8 << 20)
+	if dir == "" {
+		opt = opt.WithInMemory(true)
+	}
+	db, err := badger.Open(opt)
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("%s: %w", dir, ErrLocked)
+		}
+		return nil, fmt.Errorf("opening book %s: %w", dir, err)
+	}
+	return &Book{db: db}, nil
+}
+
+// Close flushes and closes the book.
+func (bk *Book) Close() error { return bk.db.Close() }
+
+// Get returns the node of key k, or nil when the book has none. Errors:
+// ErrCorrupt, badger's.
+func (bk *Book) Get(k Key) (*Node, error) {
+	var n *Node
+	err := bk.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(k.bytes())
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			var err error
+			n, err = decodeNode(v)
+			return err
+		})
+	})
+	return n, err
+}
+
+// Add merges nodes into the book (each with what the book already holds for
+// its key) and writes them in one batch (badger's WriteBatch); nothing is
+// written if an error occurs before the batch is flushed.
+func (bk *Book) Add(nodes map[Key]*Node) error {
+	keys := make([]Key, 0, len(nodes))
+	for k := range nodes {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i].bytes(), keys[j].bytes()) < 0 })
+	wb := bk.db.NewWriteBatch()
+	defer wb.Cancel()
+	for _, k := range keys {
+		n := nodes[k]
+		old, err := bk.Get(k)
+		if err != nil {
+			return err
+		}
+		if old != nil {
+			old.merge(n)
+			n = old
+		}
+		v, err := n.encode()
+		if err != nil {
+			return err
+		}
+		if err := wb.Set(k.bytes(), v); err != nil {
+			return err
+		}
+	}
+	return wb.Flush()
+}
+
+// Each calls fn for every node of the book in key order; fn returns an error
+// to stop. Corrupt nodes stop it with ErrCorrupt.
+func (bk *Book) Each(fn func(Key, *Node) error) error {
+	return bk.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.DefaultIteratorOptions)
+		defer it.Close()
+		for it.Seek([]byte{'B', keyVersion}); it.ValidForPrefix([]byte{'B', keyVersion}); it.Next() {
+			k, ok := keyOf(it.Item().Key())
+			if !ok {
+				continue
+			}
+			var n *Node
+			if err := it.Item().Value(func(v []byte) error {
+				var err error
+				n, err = decodeNode(v)
+				return err
+			}); err != nil {
+				return fmt.Errorf("node %x: %w", k.Hash, err)
+			}
+			if err := fn(k, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// BookMove is a move of a node mapped to a position's own orientation.
+type BookMove struct {
+	Point engine.Point
+	Move
+}
+
+// MovesFor returns n's moves for position b (whose key symmetry is sym, as
+// KeyOf gives it), mapped to b's orientation, most played first, then proven,
+// then library moves, then by point.
+func (n *Node) MovesFor(b *engine.Board, sym int) []BookMove {
+	inv := engine.InverseSymmetry(sym)
+	out := make([]BookMove, 0, len(n.Moves))
+	for p, m := range n.Moves {
+		out = append(out, BookMove{Point: engine.Transform(p, inv, b.Size()), Move: *m})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, c := out[i], out[j]
+		if a.Games() != c.Games() {
+			return a.Games() > c.Games()
+		}
+		if a.Proven != c.Proven {
+			return a.Proven
+		}
+		if a.Library != c.Library {
+			return a.Library
+		}
+		return a.Point < c.Point
+	})
+	return out
+}

@@ -1,0 +1,124 @@
+package book
+
+import (
+	"errors"
+	"fmt"
+
+	"gomoku/engine"
+)
+
+// Builder gathers nodes in memory, to be written to a book with Book.Add in
+// one batch. The zero value is not ready; use NewBuilder.
+type Builder struct {
+	// MaxPly, when positive, stops each game after that many moves.
+	MaxPly int
+	nodes  map[Key]*Node
+	boards map[[2]int]*engine.Board // scratch boards by rule and size
+}
+
+// NewBuilder returns an empty Builder.
+func NewBuilder() *Builder {
+	return &Builder{nodes: map[Key]*Node{}, boards: map[[2]int]*engine.Board{}}
+}
+
+// Nodes returns the nodes gathered, by key.
+func (bd *Builder) Nodes() map[Key]*Node { return bd.nodes }
+
+// node returns the gathered node of k, made if absent.
+func (bd *Builder) node(k Key) *Node {
+	n := bd.nodes[k]
+	if n == nil {
+		n = &Node{}
+		bd.nodes[k] = n
+	}
+	return n
+}
+
+// board returns an empty scratch board of the rule and size.
+func (bd *Builder) board(r engine.Rule, size int) (*engine.Board, error) {
+	b := bd.boards[[2]int{int(r), size}]
+	if b == nil {
+		var err error
+		if b, err = engine.NewBoard(size, r); err != nil {
+			return nil, err
+		}
+		bd.boards[[2]int{int(r), size}] = b
+	}
+	b.Reset()
+	return b, nil
+}
+
+// ErrIllegal: a game's move is off the board, on a stone, or after a five.
+var ErrIllegal = errors.New("illegal move in a game")
+
+// AddGame counts one game, played from the empty board of the rule and size
+// by moves (black first), won by winner (Empty for a draw or an unknown
+// result): every position it passes through (up to MaxPly moves, and the
+// final one) gets the game and its result, and the move played from it.
+// Errors wrap ErrIllegal or the engine's size error.
+func (bd *Builder) AddGame(r engine.Rule, size int, moves []engine.Point, winner engine.Color) error {
+	return bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
+		n := bd.node(k)
+		n.Results.add(winner, 1)
+		if i < len(moves) {
+			n.move(engine.Transform(moves[i], sym, size)).Results.add(winner, 1)
+		}
+	})
+}
+
+// AddProven records that the side to move wins (by "vcf" or "vct") in the
+// position after moves, with first as the first move of the win (NoPoint if
+// not known). Errors are AddGame's.
+func (bd *Builder) AddProven(r engine.Rule, size int, moves []engine.Point, by string, first engine.Point) error {
+	return bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
+		if i < len(moves) {
+			return
+		}
+		n := bd.node(k)
+		n.Proven, n.ProvenBy = engine.Color(1+len(moves)%2), by
+		if first != engine.NoPoint {
+			n.move(engine.Transform(first, sym, size)).Proven = true
+		}
+	})
+}
+
+// replay checks moves, then plays them on a scratch board and calls fn at
+// every position: before move i for i < len(moves) (up to MaxPly), then the
+// final one (i = len(moves)). A game with an illegal move calls fn never.
+func (bd *Builder) replay(r engine.Rule, size int, moves []engine.Point,
+	fn func(b *engine.Board, i int, k Key, sym int)) error {
+	b, err := bd.board(r, size)
+	if err != nil {
+		return err
+	}
+	for i, m := range moves {
+		if !m.In(size) || b.At(m) != engine.Empty || b.LastMoveWon() {
+			return fmt.Errorf("move %d (%v): %w", i+1, m, ErrIllegal)
+		}
+		b.Play(m, engine.Color(1+i%2))
+	}
+	b.Reset()
+	if bd.MaxPly > 0 && len(moves) > bd.MaxPly {
+		moves = moves[:bd.MaxPly]
+	}
+	for i, m := range moves {
+		k, sym := KeyOf(b)
+		fn(b, i, k, sym)
+		b.Play(m, engine.Color(1+i%2))
+	}
+	k, sym := KeyOf(b)
+	fn(b, len(moves), k, sym)
+	return nil
+}
+
+// Merge adds every node of src to the builder.
+func (bd *Builder) Merge(src *Book) error {
+	return src.Each(func(k Key, n *Node) error {
+		if old := bd.nodes[k]; old != nil {
+			old.merge(n)
+		} else {
+			bd.nodes[k] = n
+		}
+		return nil
+	})
+}

@@ -1,0 +1,483 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/text/encoding/simplifiedchinese"
+
+	"gomoku/book"
+	"gomoku/engine"
+	"gomoku/positions"
+)
+
+func bookCommand(stdin io.Reader) *cli.Command {
+	bookFlag := &cli.StringFlag{Name: "book", Aliases: []string{"b"}, EnvVars: []string{"GOMOKU_BOOK"}, Required: true,
+		Usage: "the book: a badger database `DIR`"}
+	ruleFlag := &cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Value: "renju", Usage: "rule of the library's positions"}
+	return &cli.Command{
+		Name:  "book",
+		Usage: "keep an opening book: build it from games and analyses, query it, import and export RenLib libraries, merge shards",
+		Description: "A book node is a position (the least of its 8 symmetric images, with the rule and board size): the games\n" +
+			"that reached it by result, the moves played from it with their results, proven wins from `gomoku analyze`,\n" +
+			"and library moves and comments from RenLib files.",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "build",
+				Usage:     "add game records, or `gomoku analyze --format json` output, to the book",
+				ArgsUsage: "FILES-OR-DIRS...",
+				Description: "Every position of every game counts the game and its result (the record's, or the colour of a final\n" +
+					"five), and the move played. Analysis records also mark proven wins. The book is written in one batch at the\n" +
+					"end; an interrupted build writes nothing.",
+				Flags: append(inputFlags()[1:], bookFlag,
+					&cli.StringFlag{Name: "shard", Usage: "add only shard `k/n` of the records (those whose ordinal is k-1 modulo n)"},
+					&cli.IntFlag{Name: "max-ply", Usage: "stop each game after this many moves (0: none)"}),
+				Action: runBookBuild(stdin),
+			},
+			{
+				Name:      "query",
+				Usage:     "show the book moves of each position, with their statistics",
+				ArgsUsage: "FILE... (- for standard input)",
+				Flags:     append(inputFlags(), bookFlag),
+				Action:    runBookQuery(stdin),
+			},
+			{
+				Name:      "import",
+				Usage:     "add RenLib libraries (.lib) to the book: their moves and comments",
+				ArgsUsage: "LIB...",
+				Flags:     []cli.Flag{bookFlag, ruleFlag},
+				Action:    runBookImport,
+			},
+			{
+				Name:      "export",
+				Usage:     "write the book's 15x15 positions of one rule as a RenLib library",
+				ArgsUsage: "OUT.lib",
+				Flags: []cli.Flag{bookFlag, ruleFlag,
+					&cli.IntFlag{Name: "max-depth", Usage: "most moves of a line (0: none)"}},
+				Action: runBookExport,
+			},
+			{
+				Name:      "merge",
+				Usage:     "add other books (the shards of a build, say) to the book",
+				ArgsUsage: "BOOK-DIR...",
+				Flags:     []cli.Flag{bookFlag},
+				Action:    runBookMerge,
+			},
+		},
+	}
+}
+
+// openBookFlag opens the book --book names.
+func openBookFlag(c *cli.Context) (*book.Book, error) {
+	return book.Open(c.String("book"))
+}
+
+// analysisLine is the part of an analyze JSON record that a book uses.
+type analysisLine struct {
+	Rule   string  `json:"rule"`
+	Size   int     `json:"size"`
+	Result *string `json:"result"`
+	Plies  []struct {
+		MovePlayed string   `json:"move_played"`
+		ForcedWin  *string  `json:"forced_win"`
+		Line       []string `json:"line"`
+	} `json:"plies"`
+}
+
+// isAnalysis reports whether data is `analyze --format json` output.
+func isAnalysis(data []byte) bool {
+	line, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
+	return bytes.HasPrefix(line, []byte("{")) && bytes.Contains(line, []byte(`"plies":[`))
+}
+
+func runBookBuild(stdin io.Reader) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		shardK, shardN, err := parseShard(c.String("shard"))
+		if err != nil {
+			return err
+		}
+		var rule engine.Rule
+		ruleSet := c.String("rule") != ""
+		if ruleSet {
+			if rule, err = engine.ParseRule(c.String("rule")); err != nil {
+				return usageError{err}
+			}
+		}
+		inFormat, err := positions.ParseFormat(c.String("input-format"))
+		if err != nil {
+			return usageError{err}
+		}
+		if c.NArg() == 0 {
+			return usagef("no input: name files or directories")
+		}
+		opt := positions.DefaultOptions
+		opt.Size = c.Int("size")
+		bd := book.NewBuilder()
+		bd.MaxPly = c.Int("max-ply")
+		failed, ordinal, added := 0, 0, 0
+		report := func(err error) {
+			failed++
+			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
+		}
+		keep := func() bool {
+			ordinal++
+			return shardN == 0 || (ordinal-1)%shardN == shardK-1
+		}
+		for _, name := range expandInputs(c.Args().Slice(), report) {
+			if err := c.Context.Err(); err != nil {
+				return err
+			}
+			var data []byte
+			if name == "-" {
+				data, err = io.ReadAll(stdin)
+			} else {
+				data, err = os.ReadFile(name)
+			}
+			if err != nil {
+				report(err)
+				continue
+			}
+			if isAnalysis(data) {
+				sc := bufio.NewScanner(bytes.NewReader(data))
+				sc.Buffer(make([]byte, 1<<20), 64<<20)
+				for line := 1; sc.Scan(); line++ {
+					if !bytes.Contains(sc.Bytes(), []byte(`"plies":[`)) || !keep() {
+						continue
+					}
+					if err := addAnalysis(bd, sc.Bytes(), rule, ruleSet); err != nil {
+						report(&positions.ParseError{File: name, Line: line, Record: line - 1, Err: err})
+						continue
+					}
+					added++
+				}
+				continue
+			}
+			ps, errs := positions.Parse(name, data, inFormat, opt)
+			for _, e := range errs {
+				report(e)
+			}
+			for _, p := range ps {
+				if !keep() {
+					continue
+				}
+				r := p.Rule
+				if ruleSet {
+					r = rule
+				}
+				if len(p.Moves) == 0 || len(p.Moves) != len(p.Black)+len(p.White) {
+					report(&positions.ParseError{File: p.Source, Line: max(p.Line, 1), Record: p.Index,
+						Err: fmt.Errorf("not a game record: no order of moves from an empty board")})
+					continue
+				}
+				if err := bd.AddGame(r, p.Size, p.Moves, recordWinner(p, r)); err != nil {
+					report(&positions.ParseError{File: p.Source, Line: max(p.Line, 1), Record: p.Index, Err: err})
+					continue
+				}
+				added++
+			}
+		}
+		if err := c.Context.Err(); err != nil {
+			return err // nothing written
+		}
+		bk, err := openBookFlag(c)
+		if err != nil {
+			return err
+		}
+		defer bk.Close()
+		if err := bk.Add(bd.Nodes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "book %s: %d records added, %d positions updated\n", c.String("book"), added, len(bd.Nodes()))
+		if failed > 0 {
+			return fmt.Errorf("%d record(s) or file(s) failed: %w", failed, errRecords)
+		}
+		return nil
+	}
+}
+
+// recordWinner is a record's stated result, else the colour of a final five.
+func recordWinner(p *positions.Position, r engine.Rule) engine.Color {
+	switch p.Result {
+	case "black":
+		return engine.Black
+	case "white":
+		return engine.White
+	case "draw":
+		return engine.Empty
+	}
+	if b, err := p.Board(r); err == nil && b.LastMoveWon() {
+		_, c := b.LastMove()
+		return c
+	}
+	return engine.Empty
+}
+
+// addAnalysis adds one analyze record: the game and its proven wins.
+func addAnalysis(bd *book.Builder, line []byte, rule engine.Rule, ruleSet bool) error {
+	var a analysisLine
+	if err := json.Unmarshal(line, &a); err != nil {
+		return fmt.Errorf("%w: %v", positions.ErrSyntax, err)
+	}
+	r := rule
+	if !ruleSet {
+		var err error
+		if r, err = engine.ParseRule(a.Rule); err != nil {
+			return err
+		}
+	}
+	moves := make([]engine.Point, len(a.Plies))
+	for i, p := range a.Plies {
+		q, err := engine.ParsePoint(p.MovePlayed, a.Size)
+		if err != nil {
+			return fmt.Errorf("ply %d: %w", i, err)
+		}
+		moves[i] = q
+	}
+	winner := engine.Empty
+	if a.Result != nil {
+		if c, err := engine.ParseColor(*a.Result); err == nil {
+			winner = c
+		}
+	}
+	if err := bd.AddGame(r, a.Size, moves, winner); err != nil {
+		return err
+	}
+	for i, p := range a.Plies {
+		if p.ForcedWin == nil {
+			continue
+		}
+		first := engine.NoPoint
+		if len(p.Line) > 0 {
+			if q, err := engine.ParsePoint(p.Line[0], a.Size); err == nil {
+				first = q
+			}
+		}
+		if err := bd.AddProven(r, a.Size, moves[:i], *p.ForcedWin, first); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// queryMove is one move of a book query, in JSON.
+type queryMove struct {
+	Move      string  `json:"move"`
+	Games     int     `json:"games"`
+	BlackWins int     `json:"black_wins"`
+	WhiteWins int     `json:"white_wins"`
+	Draws     int     `json:"draws"`
+	Score     float64 `json:"score"`
+	Proven    bool    `json:"proven,omitempty"`
+	Library   bool    `json:"library,omitempty"`
+}
+
+// queryRecord is the JSON Lines record of `book query`, one per position.
+type queryRecord struct {
+	Source    string      `json:"source"`
+	Index     int         `json:"index"`
+	ToMove    string      `json:"to_move"`
+	Found     bool        `json:"found"`
+	Games     int         `json:"games"`
+	BlackWins int         `json:"black_wins"`
+	WhiteWins int         `json:"white_wins"`
+	Draws     int         `json:"draws"`
+	Proven    string      `json:"proven,omitempty"`
+	ProvenBy  string      `json:"proven_by,omitempty"`
+	Comment   string      `json:"comment,omitempty"`
+	Moves     []queryMove `json:"moves"`
+}
+
+func runBookQuery(stdin io.Reader) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		in, err := parseInput(c, stdin)
+		if err != nil {
+			return err
+		}
+		bk, err := openBookFlag(c)
+		if err != nil {
+			return err
+		}
+		defer bk.Close()
+		return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+			k, sym := book.KeyOf(b)
+			n, err := bk.Get(k)
+			if err != nil {
+				return err
+			}
+			rec := queryRecord{Source: p.Source, Index: p.Index, ToMove: p.ToMove.String(), Found: n != nil, Moves: []queryMove{}}
+			if n != nil {
+				rec.Games, rec.BlackWins, rec.WhiteWins, rec.Draws = n.Games(), n.Black, n.White, n.Draws
+				rec.Comment, rec.ProvenBy = displayText(n.Comment), n.ProvenBy
+				if n.Proven != engine.Empty {
+					rec.Proven = n.Proven.String()
+				}
+				for _, m := range n.MovesFor(b, sym) {
+					qm := queryMove{Move: m.Point.String(), Games: m.Games(), BlackWins: m.Black, WhiteWins: m.White,
+						Draws: m.Draws, Proven: m.Proven, Library: m.Library}
+					if g := m.Games(); g > 0 {
+						wins := m.Black
+						if p.ToMove == engine.White {
+							wins = m.White
+						}
+						qm.Score = (float64(wins) + 0.5*float64(m.Draws)) / float64(g)
+					}
+					rec.Moves = append(rec.Moves, qm)
+				}
+			}
+			if in.json {
+				return writeJSON(in.out, rec)
+			}
+			writeQueryText(in.out, p, b, rec)
+			return nil
+		})
+	}
+}
+
+// writeQueryText prints one book query for people.
+func writeQueryText(w io.Writer, p *positions.Position, b *engine.Board, rec queryRecord) {
+	fmt.Fprintf(w, "%s  %s to move\n", p.Label(), rec.ToMove)
+	if !rec.Found {
+		fmt.Fprintf(w, "not in the book\n\n")
+		return
+	}
+	fmt.Fprintf(w, "%d games: black %d, white %d, draws %d", rec.Games, rec.BlackWins, rec.WhiteWins, rec.Draws)
+	if rec.Proven != "" {
+		fmt.Fprintf(w, "; proven win for %s (%s)", rec.Proven, rec.ProvenBy)
+	}
+	fmt.Fprintln(w)
+	if rec.Comment != "" {
+		title, rest := positions.Title(displayText(rec.Comment))
+		fmt.Fprintf(w, "comment: %s\n", strings.TrimSpace(title+"\n"+rest))
+	}
+	marks := map[engine.Point]string{}
+	for i, m := range rec.Moves {
+		flags := ""
+		if m.Proven {
+			flags += " proven-win"
+		}
+		if m.Library {
+			flags += " library"
+		}
+		fmt.Fprintf(w, "%3d. %-4s %4d games, score %.2f for %s%s\n", i+1, m.Move, m.Games, m.Score, rec.ToMove, flags)
+		if pt, err := engine.ParsePoint(m.Move, b.Size()); err == nil && i < 9 {
+			marks[pt] = fmt.Sprint(i + 1)
+		}
+	}
+	drawBoard(w, b, marks)
+	fmt.Fprintln(w)
+}
+
+func runBookImport(c *cli.Context) error {
+	rule, err := engine.ParseRule(c.String("rule"))
+	if err != nil {
+		return usageError{err}
+	}
+	if c.NArg() == 0 {
+		return usagef("name one or more RenLib files")
+	}
+	bd := book.NewBuilder()
+	libNodes := 0
+	for _, name := range c.Args().Slice() {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		lib, err := positions.ParseRenLib(name, data)
+		if err != nil {
+			return err
+		}
+		if err := bd.ImportLibrary(lib, rule); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		libNodes += lib.Nodes()
+	}
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	bk, err := openBookFlag(c)
+	if err != nil {
+		return err
+	}
+	defer bk.Close()
+	if err := bk.Add(bd.Nodes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "book %s: %d library nodes imported, %d positions updated\n", c.String("book"), libNodes,
+		len(bd.Nodes()))
+	return nil
+}
+
+func runBookExport(c *cli.Context) error {
+	rule, err := engine.ParseRule(c.String("rule"))
+	if err != nil {
+		return usageError{err}
+	}
+	if c.NArg() != 1 {
+		return usagef("name the .lib file to write")
+	}
+	bk, err := openBookFlag(c)
+	if err != nil {
+		return err
+	}
+	defer bk.Close()
+	lib, err := bk.ExportLibrary(rule, c.Int("max-depth"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(c.Args().First(), lib.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "%s: %d nodes\n", c.Args().First(), lib.Nodes())
+	return nil
+}
+
+func runBookMerge(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("name the books to merge in")
+	}
+	bd := book.NewBuilder()
+	for _, dir := range c.Args().Slice() {
+		src, err := book.Open(dir)
+		if err != nil {
+			return err
+		}
+		err = bd.Merge(src)
+		src.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+	}
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	bk, err := openBookFlag(c)
+	if err != nil {
+		return err
+	}
+	defer bk.Close()
+	if err := bk.Add(bd.Nodes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "book %s: %d positions merged from %d books\n", c.String("book"), len(bd.Nodes()), c.NArg())
+	return nil
+}
+
+// displayText turns a library comment into UTF-8 for output: as it is when
+// it is valid UTF-8, else decoded as GB18030 (RenLib libraries from China
+// are in GBK, which GB18030 contains), else with invalid bytes replaced.
+func displayText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	if out, err := simplifiedchinese.GB18030.NewDecoder().String(s); err == nil && utf8.ValidString(out) {
+		return out
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}

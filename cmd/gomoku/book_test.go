@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gomoku/positions/datatest"
+)
+
+// TestBookCommands runs the book end to end: a build in one run and in two
+// shards merged answer queries alike; an analysis adds proven wins; a
+// RenLib library imported and exported reads back.
+func TestBookCommands(t *testing.T) {
+	games := filepath.Join(datatest.Shared(t), "games", "freestyle")
+	dir := t.TempDir()
+	one, s1, s2, merged := filepath.Join(dir, "one"), filepath.Join(dir, "s1"), filepath.Join(dir, "s2"), filepath.Join(dir, "merged")
+	for _, run := range [][]string{
+		{"book", "build", "--book", one, games},
+		{"book", "build", "--book", s1, "--shard", "1/2", games},
+		{"book", "build", "--book", s2, "--shard", "2/2", games},
+		{"book", "merge", "--book", merged, s1, s2},
+	} {
+		if code, out, errOut := gomoku(t, "", run...); code != exitOK {
+			t.Fatalf("%v: exit %d\n%s%s", run, code, out, errOut)
+		}
+	}
+	queries := "h8\nh8 i8\nh8 i8 i5\nh8 i7 g5\n"
+	_, a, _ := gomoku(t, queries, "book", "query", "--book", one, "--rule", "freestyle", "--format", "json", "-")
+	_, b, _ := gomoku(t, queries, "book", "query", "--book", merged, "--rule", "freestyle", "--format", "json", "-")
+	if a != b || !strings.Contains(a, `"found":true`) {
+		t.Errorf("one build and merged shards answer differently:\n%s\n%s", a, b)
+	}
+	recs := jsonLines(t, a)
+	if recs[0]["games"].(float64) < 10 || len(recs[0]["moves"].([]any)) == 0 {
+		t.Errorf("after h8: %v", recs[0])
+	}
+	// an analysis adds proven wins
+	code, an, _ := gomoku(t, "", "analyze", "--rule", "freestyle", "--per-position-nodes", "30000", "--format", "json",
+		filepath.Join(games, "001.psq"))
+	if code != exitOK {
+		t.Fatalf("analyze: exit %d", code)
+	}
+	anFile := filepath.Join(dir, "an.jsonl")
+	if err := os.WriteFile(anFile, []byte(an), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proven := filepath.Join(dir, "proven")
+	if code, _, errOut := gomoku(t, "", "book", "build", "--book", proven, anFile); code != exitOK {
+		t.Fatalf("build from analysis: exit %d %s", code, errOut)
+	}
+	// the position before move 17 of that game: black to move, a VCF
+	moves := "h8 i8 i5 h9 j6 g10 j7 k7 j5 j8 k5 f11 e12 i7 h5 g5"
+	_, q, _ := gomoku(t, moves+"\n", "book", "query", "--book", proven, "--rule", "freestyle", "--format", "json", "-")
+	if !strings.Contains(q, `"proven":"black"`) || !strings.Contains(q, `"proven_by":"vcf"`) {
+		t.Errorf("no proven win in the query: %s", q)
+	}
+	// a RenLib library through the book and back
+	lib := filepath.Join(datatest.Shared(t), "raw", "renlib", "I7.lib")
+	bk, out := filepath.Join(dir, "lib"), filepath.Join(dir, "out.lib")
+	if code, _, errOut := gomoku(t, "", "book", "import", "--book", bk, lib); code != exitOK {
+		t.Fatalf("import: exit %d %s", code, errOut)
+	}
+	if code, _, errOut := gomoku(t, "", "book", "export", "--book", bk, out); code != exitOK {
+		t.Fatalf("export: exit %d %s", code, errOut)
+	}
+	code, shown, _ := gomoku(t, "", "show", "--format", "json", out)
+	// 88 positions of I7.lib have comments; a transposition repeats its comment
+	if code != exitOK || strings.Count(shown, "\n") < 88 {
+		t.Errorf("the exported library: exit %d, %d commented nodes, want at least 88", code, strings.Count(shown, "\n"))
+	}
+}
