@@ -8,7 +8,8 @@
 //   - book.go: Book (open, get, add, iterate, close), the node keys and the
 //     node values;
 //   - build.go: adding game records and analysis results, merging books;
-//   - renlib.go: import from and export to RenLib trees (positions.Library).
+//   - tree.go: import from and export to move trees (the command line maps
+//     them to RenLib files).
 //
 // Keys are the canonical position under the board's 8 symmetries (the least
 // Zobrist key, engine.Board.CanonicalHash), with a format version, the rule

@@ -2,24 +2,21 @@ package book
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/dgraph-io/badger/v4"
 
 	"gomoku/engine"
-	"gomoku/positions"
-	"gomoku/positions/datatest"
 )
 
-// dump returns every node of a book as JSON, by key.
+// Dump returns every node of a book in its stored form, by key.
 func dump(t *testing.T, bk *Book) map[Key]string {
 	t.Helper()
 	out := map[Key]string{}
 	if err := bk.Each(func(k Key, n *Node) error {
-		data, err := n.encode()
+		data, err := n.MarshalBinary()
 		out[k] = string(data)
 		return err
 	}); err != nil {
@@ -43,116 +40,47 @@ func sameBooks(t *testing.T, what string, a, b map[Key]string) {
 	if len(a) != len(b) {
 		t.Errorf("%s: %d nodes against %d", what, len(a), len(b))
 	}
-	bad := 0
 	for k, v := range a {
-		if b[k] != v && bad < 5 {
-			bad++
-			t.Errorf("%s: node %x: %s against %s", what, k.Hash, v, b[k])
+		if b[k] != v {
+			t.Errorf("%s: node %x differs", what, k.Hash)
 		}
 	}
 }
 
-// TestRenLibRoundTrip imports every shared RenLib library into a book,
-// exports the book as a library and imports that into a new book: the two
-// books are the same, comments included.
-func TestRenLibRoundTrip(t *testing.T) {
-	libs, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "raw", "renlib", "*.lib"))
-	if len(libs) == 0 {
-		t.Fatal("no RenLib files")
-	}
-	for _, f := range libs {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lib, err := positions.ParseRenLib(f, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		start := time.Now()
-		bd := NewBuilder()
-		if err := bd.ImportLibrary(lib, engine.Renju); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		first := openBook(t, "")
-		if err := first.Add(bd.Nodes()); err != nil {
-			t.Fatal(err)
-		}
-		imported := time.Since(start)
-		out, err := first.ExportLibrary(engine.Renju, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := positions.ParseRenLib("export.lib", out.Bytes())
-		if err != nil {
-			t.Fatalf("%s: the export does not read back: %v", f, err)
-		}
-		bd2 := NewBuilder()
-		if err := bd2.ImportLibrary(back, engine.Renju); err != nil {
-			t.Fatal(err)
-		}
-		second := openBook(t, "")
-		if err := second.Add(bd2.Nodes()); err != nil {
-			t.Fatal(err)
-		}
-		a, b := dump(t, first), dump(t, second)
-		comments := 0
-		for k := range a {
-			n, _ := first.Get(k)
-			if n.Comment != "" {
-				comments++
-			}
-		}
-		t.Logf("%s: %d library nodes, %d positions, %d with comments, imported in %v, exported %d nodes",
-			filepath.Base(f), lib.Nodes(), len(a), comments, imported.Round(time.Millisecond), out.Nodes())
-		sameBooks(t, filepath.Base(f), a, b)
-	}
-}
-
-// games returns the shared game records of a rule.
-func games(t *testing.T, rule string) []*positions.Position {
+// line reads a move list such as "h8 i9 j10".
+func line(t *testing.T, s string) []engine.Point {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "games", rule, "*.psq"))
-	var out []*positions.Position
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	var out []engine.Point
+	for _, f := range strings.Fields(s) {
+		p, err := engine.ParsePoint(f, 15)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ps, errs := positions.Parse(f, data, positions.Auto, positions.DefaultOptions)
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		out = append(out, ps...)
+		out = append(out, p)
 	}
 	return out
 }
 
-// winner returns the colour that made the last move if it made a five.
-func winner(t *testing.T, p *positions.Position, r engine.Rule) engine.Color {
-	b, err := p.Board(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.LastMoveWon() {
-		_, c := b.LastMove()
-		return c
-	}
-	return engine.Empty
+// testGames are short freestyle games, black first, with their winners.
+var testGames = []struct {
+	moves  string
+	winner engine.Color
+}{
+	{"h8 i8 i5 h9 j6 g10 j7 k7 j5 j8 k5 f11 e12 i7 h5 g5 l5", engine.Black},
+	{"h8 i8 i5 i9 k5 j9 h5 j5 h7 h9 g9 i7 h6 h4 i10 j4 j7 k8 g4", engine.Empty},
+	{"h8 i7 g5 j8 g7 k9 h6 i9 i5 f8 h5 l10 m11 h7 f5 e5 j5", engine.Black},
+	{"h8 i8 h9 h7 g8 i10 i9 g9 j10 f8 e7 k11", engine.White},
 }
 
-// TestShardsMerge builds a book from the shared games in one run, and from
-// two shards merged: the books are the same.
+// TestShardsMerge builds a book from games in one run, and from two shards
+// merged (as build --shard and merge do): the books are the same, and the
+// counts are those of the games.
 func TestShardsMerge(t *testing.T) {
-	gs := games(t, "freestyle")
-	if len(gs) != 20 {
-		t.Fatalf("%d games", len(gs))
-	}
 	build := func(keep func(i int) bool) map[Key]*Node {
 		bd := NewBuilder()
-		for i, p := range gs {
+		for i, g := range testGames {
 			if keep(i) {
-				if err := bd.AddGame(engine.Freestyle, p.Size, p.Moves, winner(t, p, engine.Freestyle)); err != nil {
+				if err := bd.AddGame(engine.Freestyle, 15, line(t, g.moves), g.winner); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -164,39 +92,88 @@ func TestShardsMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	var shards []*Book
-	for k := 0; k < 2; k++ {
-		bk, err := Open(filepath.Join(dir, "shard", string(rune('a'+k))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := bk.Add(build(func(i int) bool { return i%2 == k })); err != nil {
-			t.Fatal(err)
-		}
-		shards = append(shards, bk)
-	}
 	merged := openBook(t, filepath.Join(dir, "merged"))
-	for _, s := range shards {
+	for k := 0; k < 2; k++ {
+		shard := openBook(t, filepath.Join(dir, "shard", string(rune('a'+k))))
+		if err := shard.Add(build(func(i int) bool { return i%2 == k })); err != nil {
+			t.Fatal(err)
+		}
 		bd := NewBuilder()
-		if err := bd.Merge(s); err != nil {
+		if err := bd.Merge(shard); err != nil {
 			t.Fatal(err)
 		}
 		if err := merged.Add(bd.Nodes()); err != nil {
 			t.Fatal(err)
 		}
-		s.Close()
 	}
-	a, b := dump(t, whole), dump(t, merged)
-	sameBooks(t, "sharded", a, b)
-	// the empty board has every game; the opening h8 i8 i5 has its share
-	empty, _ := engine.NewBoard(15, engine.Freestyle)
-	k, _ := KeyOf(empty)
+	sameBooks(t, "sharded", dump(t, whole), dump(t, merged))
+	b, _ := engine.NewBoard(15, engine.Freestyle)
+	b.Play(line(t, "h8")[0], engine.Black)
+	k, sym := KeyOf(b)
 	n, err := whole.Get(k)
-	if err != nil || n == nil || n.Games() != 20 || n.Black+n.White != 20 {
-		t.Errorf("empty board: %+v %v", n, err)
+	if err != nil || n == nil || n.Games() != 4 || n.Black != 2 || n.White != 1 || n.Draws != 1 {
+		t.Fatalf("after h8: %+v %v", n, err)
+	}
+	moves := n.MovesFor(b, sym)
+	if len(moves) != 2 || moves[0].Point.String() != "i8" || moves[0].Games() != 3 {
+		t.Errorf("moves after h8: %+v", moves)
 	}
 	if _, err := Open(filepath.Join(dir, "merged")); !errors.Is(err, ErrLocked) {
 		t.Errorf("a second open: %v, want ErrLocked", err)
+	}
+	// a game with a move on a stone adds nothing
+	bd := NewBuilder()
+	if err := bd.AddGame(engine.Freestyle, 15, line(t, "h8 i8 h8"), engine.Black); !errors.Is(err, ErrIllegal) {
+		t.Errorf("an illegal game: %v", err)
+	}
+	if len(bd.Nodes()) != 0 {
+		t.Errorf("an illegal game added %d nodes", len(bd.Nodes()))
+	}
+}
+
+// TestTreeRoundTrip imports a tree with comments and transpositions,
+// exports it and imports the export: the books are the same.
+func TestTreeRoundTrip(t *testing.T) {
+	p := func(s string) engine.Point { return line(t, s)[0] }
+	root := &TreeNode{Move: p("h8"), Comment: "root", HasComment: true, Children: []*TreeNode{
+		{Move: p("h9"), Children: []*TreeNode{
+			{Move: p("i9"), Comment: "\xa1\xef kagetsu", HasComment: true, Children: []*TreeNode{{Move: p("g10")}}},
+			{Move: p("j10")},
+			{Move: p("g9"), Comment: "mirrored", HasComment: true}, // the mirror image of h8 h9 i9
+		}},
+		{Move: p("i9"), Children: []*TreeNode{{Move: p("j10")}}},
+	}}
+	first := openBook(t, "")
+	bd := NewBuilder()
+	if err := bd.ImportTree(root, engine.Renju, 15); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Add(bd.Nodes()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := first.ExportTree(engine.Renju, 15, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := openBook(t, "")
+	bd2 := NewBuilder()
+	if err := bd2.ImportTree(out, engine.Renju, 15); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Add(bd2.Nodes()); err != nil {
+		t.Fatal(err)
+	}
+	a := dump(t, first)
+	sameBooks(t, "tree", a, dump(t, second))
+	// h8 h9 i9 and h8 h9 g9 are one position (mirror images): comments joined
+	b, _ := engine.NewBoard(15, engine.Renju)
+	for i, q := range line(t, "h8 h9 i9") {
+		b.Play(q, engine.Color(1+i%2))
+	}
+	k, _ := KeyOf(b)
+	n, _ := first.Get(k)
+	if n == nil || n.Comment != "\xa1\xef kagetsu\nmirrored" {
+		t.Errorf("the transposed position: %+v", n)
 	}
 }
 
@@ -218,8 +195,7 @@ func TestCorruptNode(t *testing.T) {
 	if _, err := bk.Get(bad); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("a corrupt node read back: %v, want ErrCorrupt", err)
 	}
-	n, err := bk.Get(k)
-	if err != nil || n.Comment != "x" {
+	if n, err := bk.Get(k); err != nil || n.Comment != "x" {
 		t.Errorf("%+v %v", n, err)
 	}
 }

@@ -393,7 +393,7 @@ func runBookImport(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := bd.ImportLibrary(lib, rule); err != nil {
+		if err := bd.ImportTree(libTree(lib.Root), rule, 15); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		libNodes += lib.Nodes()
@@ -427,10 +427,11 @@ func runBookExport(c *cli.Context) error {
 		return err
 	}
 	defer bk.Close()
-	lib, err := bk.ExportLibrary(rule, c.Int("max-depth"))
+	tree, err := bk.ExportTree(rule, 15, c.Int("max-depth"))
 	if err != nil {
 		return err
 	}
+	lib := treeLibrary(tree)
 	if err := os.WriteFile(c.Args().First(), lib.Bytes(), 0o644); err != nil {
 		return err
 	}
@@ -480,4 +481,35 @@ func displayText(s string) string {
 		return out
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// libTree converts a RenLib tree to the book's move tree.
+func libTree(n *positions.LibNode) *book.TreeNode {
+	if n == nil {
+		return nil
+	}
+	t := &book.TreeNode{Move: n.Move, Comment: n.Comment, HasComment: n.HasComment}
+	for _, c := range n.Children {
+		t.Children = append(t.Children, libTree(c))
+	}
+	return t
+}
+
+// treeLibrary converts the book's move tree (rooted at the empty board) to
+// a RenLib library: the root's one child becomes the library's root when the
+// empty board has no comment, as RenLib files have it.
+func treeLibrary(t *book.TreeNode) *positions.Library {
+	var conv func(t *book.TreeNode) *positions.LibNode
+	conv = func(t *book.TreeNode) *positions.LibNode {
+		n := &positions.LibNode{Move: t.Move, Comment: t.Comment, HasComment: t.HasComment}
+		for _, c := range t.Children {
+			n.Children = append(n.Children, conv(c))
+		}
+		return n
+	}
+	root := conv(t)
+	if len(root.Children) == 1 && !root.HasComment {
+		root = root.Children[0]
+	}
+	return &positions.Library{Root: root}
 }

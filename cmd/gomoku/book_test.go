@@ -5,7 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"gomoku/book"
+	"gomoku/engine"
+	"gomoku/positions"
 	"gomoku/positions/datatest"
 )
 
@@ -69,5 +73,93 @@ func TestBookCommands(t *testing.T) {
 	// 88 positions of I7.lib have comments; a transposition repeats its comment
 	if code != exitOK || strings.Count(shown, "\n") < 88 {
 		t.Errorf("the exported library: exit %d, %d commented nodes, want at least 88", code, strings.Count(shown, "\n"))
+	}
+}
+
+// TestRenLibRoundTrip imports every shared RenLib library into a book,
+// exports the book as a library and imports that into a new book: the two
+// books are the same, comments (in their own code page) included.
+func TestRenLibRoundTrip(t *testing.T) {
+	libs, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "raw", "renlib", "*.lib"))
+	if len(libs) != 4 {
+		t.Fatalf("%d RenLib files, want 4", len(libs))
+	}
+	load := func(lib *positions.Library) (*book.Book, map[book.Key]string) {
+		bk, err := book.Open("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { bk.Close() })
+		bd := book.NewBuilder()
+		if err := bd.ImportTree(libTree(lib.Root), engine.Renju, 15); err != nil {
+			t.Fatal(err)
+		}
+		if err := bk.Add(bd.Nodes()); err != nil {
+			t.Fatal(err)
+		}
+		nodes := map[book.Key]string{}
+		if err := bk.Each(func(k book.Key, n *book.Node) error {
+			data, err := n.MarshalBinary()
+			nodes[k] = string(data)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return bk, nodes
+	}
+	for _, f := range libs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lib, err := positions.ParseRenLib(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		first, a := load(lib)
+		took := time.Since(start)
+		tree, err := first.ExportTree(engine.Renju, 15, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := treeLibrary(tree)
+		back, err := positions.ParseRenLib("export.lib", out.Bytes())
+		if err != nil {
+			t.Fatalf("%s: the export does not read back: %v", f, err)
+		}
+		_, b := load(back)
+		comments := map[string]bool{}
+		lib.Walk(func(_ []engine.Point, n *positions.LibNode) bool {
+			if n.HasComment {
+				comments[n.Comment] = true
+			}
+			return true
+		})
+		kept := 0
+		for k := range a {
+			if n, _ := first.Get(k); n != nil {
+				for c := range comments {
+					if n.Comment != "" && strings.Contains(n.Comment, c) {
+						kept++
+						delete(comments, c)
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d library nodes, %d positions, imported in %v, exported %d nodes", filepath.Base(f), lib.Nodes(),
+			len(a), took.Round(time.Millisecond), out.Nodes())
+		if len(comments) > 0 {
+			t.Errorf("%s: %d comments lost in the book", filepath.Base(f), len(comments))
+		}
+		if len(a) != len(b) {
+			t.Errorf("%s: %d positions, %d after the round trip", filepath.Base(f), len(a), len(b))
+		}
+		for k, v := range a {
+			if b[k] != v {
+				t.Errorf("%s: position %x differs after the round trip", filepath.Base(f), k.Hash)
+				break
+			}
+		}
 	}
 }
