@@ -159,3 +159,24 @@ func TestAnalyzeFormats(t *testing.T) {
 		t.Errorf("--shard 3/2: exit %d, want usage", code)
 	}
 }
+
+// BenchmarkAnalyzeGame analyses testdata/games/long-renju.txt (120 moves)
+// with VCF plus VCT up to 200 ms at every ply, with one job and with two:
+// ms/game is the figure of the README. Run it on one core as well
+// (taskset -c 0) for the one-core figure.
+func BenchmarkAnalyzeGame(b *testing.B) {
+	game := filepath.Join(datatest.Local(b), "games", "long-renju.txt")
+	for _, jobs := range []string{"1", "2"} {
+		b.Run("jobs="+jobs, func(b *testing.B) {
+			for b.Loop() {
+				var out, errOut strings.Builder
+				code := run(context.Background(), []string{"gomoku", "analyze", "--jobs", jobs, "--memory", "64",
+					"--per-position", "200ms", "--format", "json", game}, strings.NewReader(""), &out, &errOut)
+				if code != exitOK {
+					b.Fatalf("exit %d: %s", code, errOut.String())
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/game")
+		})
+	}
+}
