@@ -120,7 +120,10 @@ func TestUsageErrors(t *testing.T) {
 		{"solve", "--size", "40", "x"},
 		{"solve", "--limit", "-1", "x"},
 		{"fly"},
-		{"show", "--input-format", "sgf", "x"},
+		{"show", "--input-format", "xml", "x"},
+		{"analyze", "--jobs", "0", "x"},
+		{"book", "build", "x"},
+		{"best", "--engine", "gnugo", "x"},
 	} {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			if code, _, errOut := gomoku(t, "", args...); code != exitUsage || errOut == "" {
