@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -44,6 +45,13 @@ func (e *ProofError) Error() string {
 // Every listed defence must be a legal move, is played, and its answer is
 // checked the same way, within the proof's attacker-move limit.
 func VerifyProof(p *Proof) (int, error) {
+	return VerifyProofContext(context.Background(), p)
+}
+
+// VerifyProofContext is VerifyProof that stops when ctx is done, returning
+// ctx's error (not a *ProofError: the proof is neither accepted nor
+// refuted). A proof of thousands of moves can take seconds to check.
+func VerifyProofContext(ctx context.Context, p *Proof) (int, error) {
 	if p == nil || p.Root == nil {
 		return 0, &ProofError{Msg: "empty proof"}
 	}
@@ -64,7 +72,7 @@ func VerifyProof(p *Proof) (int, error) {
 	if limit <= 0 {
 		limit = engine.MaxSize * engine.MaxSize
 	}
-	v := &proofChecker{b: b, att: p.Attacker, def: p.Attacker.Opponent(), threat: max(1, p.ThreatLimit)}
+	v := &proofChecker{ctx: ctx, b: b, att: p.Attacker, def: p.Attacker.Opponent(), threat: max(1, p.ThreatLimit)}
 	if err := v.attacker(p.Root, limit, nil); err != nil {
 		return 0, err
 	}
@@ -72,6 +80,8 @@ func VerifyProof(p *Proof) (int, error) {
 }
 
 type proofChecker struct {
+	ctx      context.Context
+	visits   int
 	b        *engine.Board
 	att, def engine.Color
 	threat   int
@@ -79,6 +89,9 @@ type proofChecker struct {
 }
 
 func (v *proofChecker) attacker(n *ProofNode, d int, path []engine.Point) error {
+	if v.visits++; v.visits&15 == 0 && v.ctx.Err() != nil {
+		return v.ctx.Err()
+	}
 	b := v.b
 	fail := func(format string, args ...any) error {
 		return &ProofError{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"gomoku/engine"
@@ -220,7 +221,12 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits, time.Since(bu.start)
 	if proof != nil {
-		if _, err := VerifyProof(proof); err != nil {
+		if _, err := VerifyProofContext(ctx, proof); err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				// cancelled before the check ended: no win is claimed
+				res.Status, res.Stopped, res.Line, res.End = StatusUnknown, "cancelled", nil, EndNone
+				return res, nil, nil
+			}
 			return Result{}, nil, &ReplayError{Line: res.Line, Err: err}
 		}
 		res.ProofNodes = proof.TreeSize()

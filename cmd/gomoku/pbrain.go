@@ -65,6 +65,8 @@ type brain struct {
 
 	boardCmd string // BOARD or YXBOARD while reading a board, else ""
 	boardOwn []brainMove
+	// pending is closed when a search that outlived its turn ends.
+	pending chan struct{}
 }
 
 // brainMove is a stone of the session: its point and whether it is the
@@ -75,8 +77,9 @@ type brainMove struct {
 }
 
 // brainSafety is kept back from every time limit for the answer to reach
-// the manager: a search gets brainShare of its turn, and is cancelled at
-// the turn minus brainSafety whatever it is doing.
+// the manager: a search gets brainShare of its turn, is cancelled at the
+// turn minus brainSafety, and the brain answers by the turn minus half of
+// it whatever the search is doing (see think).
 const (
 	brainSafety = 60 * time.Millisecond
 	brainShare  = 0.75
@@ -446,24 +449,53 @@ func (br *brain) tools() (*solver.Solver, solver.MoveSearcher) {
 	return br.slv, br.searcher
 }
 
-// think runs Best for side me within the turn's time and returns
-// its report; the search is cancelled at the turn limit minus brainSafety.
-func (br *brain) think(ctx context.Context, me engine.Color, multipv int) (solver.BestReport, engine.Color, error) {
+// think runs Best for side me within the turn's time on a copy of the board
+// and returns its report. The search is cancelled at the turn limit minus
+// brainSafety, and think returns by the turn limit minus brainSafety/2
+// whatever the search is doing: a search that has not ended by then goes
+// on in the background (its result unused, its report the zero one, ok
+// false), and the next think waits for it before it uses the tables again.
+func (br *brain) think(ctx context.Context, me engine.Color, multipv int) (solver.BestReport, bool) {
+	if br.pending != nil {
+		<-br.pending
+		br.pending = nil
+	}
 	turn := br.turnTime()
-	ctx, cancel := context.WithTimeout(ctx, max(turn-brainSafety, 10*time.Millisecond))
-	defer cancel()
+	start := time.Now()
+	sctx, cancel := context.WithTimeout(ctx, max(turn-brainSafety, 10*time.Millisecond))
 	slv, searcher := br.tools()
 	lim := solver.Limits{Time: max(time.Duration(float64(turn)*brainShare)-brainSafety, 5*time.Millisecond),
 		MemoryMiB: br.maxMemoryMiB / 2}
-	rep, err := slv.Best(ctx, br.b, me, searcher, lim, multipv, nil)
-	return rep, me, err
+	b := br.b.Clone()
+	result := make(chan solver.BestReport, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer cancel()
+		r, err := slv.Best(sctx, b, me, searcher, lim, multipv, nil)
+		if err != nil {
+			r = solver.BestReport{}
+		}
+		result <- r
+	}()
+	timer := time.NewTimer(max(turn-brainSafety/2-time.Since(start), 5*time.Millisecond))
+	defer timer.Stop()
+	select {
+	case r := <-result:
+		<-done
+		return r, len(r.Moves) > 0
+	case <-timer.C:
+		br.pending = done
+		return solver.BestReport{}, false
+	}
 }
 
 // play chooses and plays the brain's move and sends it.
 func (br *brain) play(ctx context.Context) {
-	rep, me, err := br.think(ctx, br.colour(), 1)
+	me := br.colour()
+	rep, ok := br.think(ctx, me, 1)
 	p := engine.NoPoint
-	if err == nil && len(rep.Moves) > 0 {
+	if ok {
 		p = rep.Moves[0].Move
 	}
 	if p == engine.NoPoint || !br.b.Legal(me, p) {
@@ -488,9 +520,9 @@ func (br *brain) nbest(ctx context.Context, k int) {
 	if len(br.moves)%2 == 1 {
 		toMove = engine.White
 	}
-	rep, me, err := br.think(ctx, toMove, k)
-	if err != nil || len(rep.Moves) == 0 {
-		p := solver.QuickMove(br.b, me)
+	rep, ok := br.think(ctx, toMove, k)
+	if !ok {
+		p := solver.QuickMove(br.b, toMove)
 		if p == engine.NoPoint {
 			br.say("ERROR no legal move")
 			return

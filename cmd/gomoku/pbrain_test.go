@@ -109,9 +109,14 @@ func TestPbrainGames(t *testing.T) {
 		info string
 	}{{engine.Freestyle, "0"}, {engine.Renju, "4"}} {
 		t.Run(tc.rule.String(), func(t *testing.T) {
-			players := [2]*pipeBrain{startBrain(t, "--threads", "1"), startBrain(t, "--engine", "ab")}
+			// one after the other: urfave/cli's global help flag is not safe
+			// for two apps parsing their flags at once in one process
+			var players [2]*pipeBrain
+			for i, args := range [][]string{{"--threads", "1"}, {"--engine", "ab"}} {
+				players[i] = startBrain(t, args...)
+				players[i].expect("START 15", "OK")
+			}
 			for _, p := range players {
-				p.expect("START 15", "OK")
 				p.send("INFO timeout_turn 500", "INFO timeout_match 0", "INFO rule "+tc.info,
 					"INFO max_memory 134217728", "INFO game_type 1")
 			}
