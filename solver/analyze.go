@@ -30,12 +30,24 @@ type PlyResult struct {
 	Elapsed   time.Duration
 }
 
+// analyzeProofFactor bounds, with a time limit, the whole of AnalyzePly:
+// the search gets the limit, and building and checking a win's proof what
+// is left of analyzeProofFactor times it. A win whose proof is not checked
+// by then is reported unknown, never as a win.
+const analyzeProofFactor = 3
+
 // AnalyzePly asks whether c, to move on b, has a forced win by VCF, then VCT,
-// within lim (Solve with ModeVCT). b is not changed. Errors are Solve's,
+// within lim (Solve with ModeVCT; with a time limit, everything is over by
+// analyzeProofFactor times it). b is not changed. Errors are Solve's,
 // except that a position where the opponent already has a five is reported
 // as no win, solved.
 func (s *Solver) AnalyzePly(ctx context.Context, b *engine.Board, c engine.Color, lim Limits) (PlyResult, error) {
 	r := PlyResult{ToMove: c, Move: engine.NoPoint}
+	if lim.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, analyzeProofFactor*lim.Time)
+		defer cancel()
+	}
 	a, err := s.Solve(ctx, Problem{Board: b, ToMove: c, Attacker: c}, ModeVCT, lim, nil)
 	if errors.Is(err, ErrGameOver) {
 		r.Solved = true

@@ -314,6 +314,9 @@ func (p *Proof) UnmarshalJSON(data []byte) error {
 // overwritten.
 func (r *vctRun) extract(d int) (*ProofNode, error) {
 	b := r.b
+	if !r.tick() || r.vcf.stop {
+		return nil, errExtractStopped
+	}
 	if d <= 0 {
 		return nil, errors.New("proof extraction ran past the depth limit")
 	}
@@ -376,6 +379,10 @@ func (r *vctRun) extractDefences(m engine.Point, d int) (*ProofNode, error) {
 	}
 	return n, nil
 }
+
+// errExtractStopped: the budget of proof extraction ran out (Prove then
+// reports unknown).
+var errExtractStopped = errors.New("proof extraction stopped by its budget")
 
 // vcfChain turns a VCF line into a proof chain: each four with its forced
 // block.

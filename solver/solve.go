@@ -198,7 +198,15 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if mode == ModeVCF || res.Status == StatusUnknown {
 		return Answer{Result: res, Mode: ModeVCF}, nil
 	}
-	a, err := s.portfolio(ctx, pr, tmax, lim, progress)
+	// the VCT searches get what the VCF search left of the time limit
+	vlim := lim
+	if lim.Time > 0 {
+		if vlim.Time = lim.Time - time.Since(start); vlim.Time <= 0 {
+			return Answer{Result: Result{Status: StatusUnknown, Stopped: "time", Nodes: res.Nodes,
+				Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: tmax}, nil
+		}
+	}
+	a, err := s.portfolio(ctx, pr, tmax, vlim, progress)
 	if err != nil {
 		return Answer{}, err
 	}
