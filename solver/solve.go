@@ -258,6 +258,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, lim Limits
 		proof *Proof
 		err   error
 	}
+	start := time.Now()
 	sub := lim
 	if lim.Nodes > 0 {
 		sub.Nodes = max(1, lim.Nodes/int64(tmax))
@@ -273,7 +274,14 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, lim Limits
 			report = progress
 		}
 		go func() {
-			res, proof, err := v.Prove(ctx, pr, sub, report)
+			// a goroutine may start late (on one core it waits for the
+			// others' time slices): its time limit runs from the portfolio's
+			// start all the same
+			mine := sub
+			if lim.Time > 0 {
+				mine.Time = max(lim.Time-time.Since(start), time.Millisecond)
+			}
+			res, proof, err := v.Prove(ctx, pr, mine, report)
 			out <- attempt{t, res, proof, err}
 		}()
 	}
