@@ -497,7 +497,7 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 	if rec.DecidedPly != nil {
 		decided = fmt.Sprintf("ply %d (before move %d)", *rec.DecidedPly, *rec.DecidedPly+1)
 	}
-	fmt.Fprintf(w, "%s  %s %dx%d  %d moves, result %s, decided at %s\n", p.Label(), rec.Rule, rec.Size, rec.Size,
+	fmt.Fprintf(w, "%s  %s %dx%d  %d moves, result %s, decided: %s\n", p.Label(), rec.Rule, rec.Size, rec.Size,
 		len(rec.Plies), result, decided)
 	fmt.Fprintf(w, "missed wins: %s; blunders: %s; %d positions unknown (%.0f ms)\n", plyList(rec.MissedWins),
 		plyList(rec.Blunders), rec.Unknown, rec.TimeMS)

@@ -365,7 +365,11 @@ func writeQueryText(w io.Writer, p *positions.Position, b *engine.Board, rec que
 		if m.Library {
 			flags += " library"
 		}
-		fmt.Fprintf(w, "%3d. %-4s %4d games, score %.2f for %s%s\n", i+1, m.Move, m.Games, m.Score, rec.ToMove, flags)
+		games := "games"
+		if m.Games == 1 {
+			games = "game"
+		}
+		fmt.Fprintf(w, "%3d. %-4s %4d %-5s  score %.2f for %s%s\n", i+1, m.Move, m.Games, games, m.Score, rec.ToMove, flags)
 		if pt, err := engine.ParsePoint(m.Move, b.Size()); err == nil && i < 9 {
 			marks[pt] = fmt.Sprint(i + 1)
 		}
