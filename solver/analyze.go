@@ -32,9 +32,10 @@ type PlyResult struct {
 
 // analyzeProofFactor bounds, with a time limit, the whole of AnalyzePly:
 // the search gets the limit, and building and checking a win's proof what
-// is left of analyzeProofFactor times it. A win whose proof is not checked
+// is left of analyzeProofFactor times it (the search's budget once more, as
+// Solve gives proof extraction). A win whose proof is not checked
 // by then is reported unknown, never as a win.
-const analyzeProofFactor = 3
+const analyzeProofFactor = 2
 
 // AnalyzePly asks whether c, to move on b, has a forced win by VCF, then VCT,
 // within lim (Solve with ModeVCT; with a time limit, everything is over by
