@@ -68,6 +68,14 @@ type Solver struct {
 	VCF *VCF
 	// Store, if not nil, is asked before each search and told each result.
 	Store *Store
+	// OneSearch makes a VCT search run only the largest threat limit
+	// instead of all side by side: its no-win covers the smaller limits and
+	// it finds their wins too, if later. Where the searches could only take
+	// turns (one core per Solver) and a time limit caps every position, as
+	// in analyze, this solves more positions in the time (measured on the
+	// shared game records); without a time limit a win a small limit finds
+	// at once can take the large one very long.
+	OneSearch bool
 	// ThreatLimit is the largest threat limit of a VCT search: Solve runs
 	// one search per limit 1, 2, ... ThreatLimit at once and reports the
 	// first win. Zero means DefaultThreatLimit.
@@ -250,7 +258,8 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 // limit, whose search covers the smaller limits' threats too; or, when every
 // search stopped, unknown. A small limit finds its wins soonest, a large one
 // finds the wins the small ones cannot; on a machine with more than one core
-// running them side by side costs little.
+// running them side by side costs little. With Solver.OneSearch only the
+// largest limit runs.
 func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, lim Limits, progress ProgressFunc) (Answer, error) {
 	type attempt struct {
 		t     int
@@ -259,14 +268,18 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, lim Limits
 		err   error
 	}
 	start := time.Now()
+	first := 1
+	if s.OneSearch {
+		first = tmax
+	}
 	sub := lim
 	if lim.Nodes > 0 {
-		sub.Nodes = max(1, lim.Nodes/int64(tmax))
+		sub.Nodes = max(1, lim.Nodes/int64(tmax-first+1))
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := make(chan attempt, tmax)
-	for t := 1; t <= tmax; t++ {
+	for t := first; t <= tmax; t++ {
 		v := s.vct(t, tmax)
 		v.ThreatLimit, v.AllMoves = t, false
 		report := ProgressFunc(nil)
@@ -289,7 +302,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, lim Limits
 	var nodes int64
 	var firstErr error
 	stopped := ""
-	for n := 0; n < tmax; n++ {
+	for n := first; n <= tmax; n++ {
 		a := <-out
 		nodes += a.res.Nodes
 		switch {

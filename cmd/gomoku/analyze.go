@@ -301,6 +301,9 @@ func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int
 			defer wg.Done()
 			slv := solver.NewSolver(max(8, mib/jobs))
 			slv.Store, slv.ThreatLimit = store, threat
+			// with a job per core, one VCT search per position gets the
+			// core instead of the threat limits taking turns on it
+			slv.OneSearch = jobs >= runtime.GOMAXPROCS(0) && lim.Time > 0
 			var b *engine.Board
 			for t := range tasks {
 				g := t.g
