@@ -160,12 +160,28 @@ func TestAnalyzeFormats(t *testing.T) {
 	}
 }
 
-// BenchmarkAnalyzeGame analyses testdata/games/long-renju.txt (120 moves)
-// with VCF plus VCT up to 200 ms at every ply, with one job and with two:
-// ms/game is the figure of the README. Run it on one core as well
-// (taskset -c 0) for the one-core figure.
+// BenchmarkAnalyzeGame analyses the first 100 moves of
+// testdata/games/long-renju.txt with VCF plus VCT up to 200 ms at every ply,
+// with one job and with two: ms/game is the figure of the README. Run it on
+// one core as well (taskset -c 0) for the one-core figure.
 func BenchmarkAnalyzeGame(b *testing.B) {
-	game := filepath.Join(datatest.Local(b), "games", "long-renju.txt")
+	data, err := os.ReadFile(filepath.Join(datatest.Local(b), "games", "long-renju.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var moves []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "rule") {
+			moves = strings.Fields(l)
+		}
+	}
+	if len(moves) < 100 {
+		b.Fatalf("%d moves", len(moves))
+	}
+	game := filepath.Join(b.TempDir(), "game100.txt")
+	if err := os.WriteFile(game, []byte("rule: renju\n"+strings.Join(moves[:100], " ")+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
 	for _, jobs := range []string{"1", "2"} {
 		b.Run("jobs="+jobs, func(b *testing.B) {
 			for b.Loop() {
