@@ -237,7 +237,7 @@ func TestWinMode(t *testing.T) {
 // each (about a second; a node limit, unlike a time limit, does not depend
 // on the machine's load), which keeps the suite to about a minute on two
 // cores. GOMOKU_VCT_BOOKS=10s runs every puzzle within the given time
-// instead, the measure (about an hour).
+// instead, the measure (about 15 minutes).
 const (
 	lfzVCTNodes  = 3_000_000
 	lfzVCTStride = 4
