@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -104,16 +105,11 @@ func (a *AlphaBeta) Search(ctx context.Context, b *engine.Board, c engine.Color,
 	}
 	for depth := 1; depth <= maxDepth; depth++ {
 		cur := make([]scored, 0, len(order))
-		for i, m := range order {
+		top := make([]int32, 0, multipv+1) // the multipv best scores so far, best first
+		for _, m := range order {
 			alpha := int32(-abWin - 1)
-			if i >= multipv {
-				// only the multipv best need exact scores
-				best := make([]int32, 0, len(cur))
-				for _, s := range cur {
-					best = append(best, s.score)
-				}
-				slices.Sort(best)
-				alpha = best[len(best)-multipv]
+			if len(top) == multipv {
+				alpha = top[multipv-1] // only the multipv best need exact scores
 			}
 			a.b.Play(m.p, c)
 			s := -a.negamax(depth-1, 1, -abWin-1, -alpha)
@@ -122,6 +118,8 @@ func (a *AlphaBeta) Search(ctx context.Context, b *engine.Board, c engine.Color,
 				break
 			}
 			cur = append(cur, scored{m.p, s})
+			i, _ := slices.BinarySearchFunc(top, s, func(x, y int32) int { return cmp.Compare(y, x) })
+			top = slices.Insert(top, i, s)[:min(len(top)+1, multipv)]
 		}
 		if a.stop && depth > 1 {
 			break

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
@@ -102,6 +103,9 @@ type mcand struct {
 	p engine.Point
 	h float32
 }
+
+// node returns the tree node of the move, played by mover.
+func (c mcand) node(mover engine.Color) *mnode { return &mnode{move: c.p, mover: mover, h: c.h} }
 
 // MoveStat is one move of an MCTS or alpha-beta report.
 type MoveStat struct {
@@ -428,8 +432,7 @@ func (w *mctsWorker) selectChild(node *mnode) *mnode {
 	live := 0
 	for i := 0; i < len(node.cands) && live < k; i++ {
 		if i == len(node.children) {
-			c := node.cands[i]
-			node.children = append(node.children, &mnode{move: c.p, mover: node.mover.Opponent(), h: c.h})
+			node.children = append(node.children, node.cands[i].node(node.mover.Opponent()))
 			w.m.nodes.Add(1)
 		}
 		c := node.children[i]
@@ -509,21 +512,13 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 	for i, p := range moves {
 		cands[i] = mcand{p: p, h: float32(hs[i]) / float32(hmax)}
 	}
-	slices.SortStableFunc(cands, func(a, b mcand) int {
-		switch {
-		case a.h > b.h:
-			return -1
-		case a.h < b.h:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cands, func(a, b mcand) int { return cmp.Compare(b.h, a.h) })
 	var kids []*mnode
 	if node == w.m.root {
 		// the root's moves are all reported, so all get nodes
 		kids = make([]*mnode, len(cands))
 		for i, c := range cands {
-			kids[i] = &mnode{move: c.p, mover: s, h: c.h}
+			kids[i] = c.node(s)
 		}
 		w.m.nodes.Add(int64(len(kids)))
 	}

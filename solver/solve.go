@@ -218,7 +218,7 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if err != nil {
 		return Answer{}, err
 	}
-	if a.Status == StatusWin && a.Proof != nil && isChain(a.Proof.Root) && foursOnly(pr, a.Line) {
+	if a.Status == StatusWin && a.Proof != nil && isVCF(pr, a.Proof.Root, a.Line) {
 		a.Mode = ModeVCF // a proof of fours alone is a VCF the VCF search's budget missed
 	}
 	a.Nodes += res.Nodes
@@ -357,7 +357,7 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 			return a, false, &ReplayError{Line: a.Line, Err: fmt.Errorf("stored proof: %w", err)}
 		}
 		a.ProofNodes = a.Proof.TreeSize()
-		if isChain(root) && foursOnly(pr, a.Line) {
+		if isVCF(pr, root, a.Line) {
 			a.Mode = ModeVCF
 		}
 	case StatusNoWin:
@@ -375,9 +375,14 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 	return a, true, nil
 }
 
+// isVCF reports whether a proof tree (root, with main line line) proves a
+// VCF: a single line whose every attacker move is a four or a five.
+func isVCF(pr Problem, root *ProofNode, line []engine.Point) bool {
+	return isChain(root) && foursOnly(pr, line)
+}
+
 // foursOnly reports whether every attacker move of a line (attacker first,
-// alternating) is a four or a five when it is played: with isChain, that
-// the win is a VCF.
+// alternating) is a four or a five when it is played.
 func foursOnly(pr Problem, line []engine.Point) bool {
 	b := pr.Board.Clone()
 	c := pr.Attacker
@@ -391,8 +396,7 @@ func foursOnly(pr Problem, line []engine.Point) bool {
 	return true
 }
 
-// isChain reports whether a proof tree is a single line: with foursOnly, a
-// VCF.
+// isChain reports whether a proof tree is a single line.
 func isChain(n *ProofNode) bool {
 	for ; n != nil; n = n.Defences[0].Answer {
 		if len(n.Defences) == 0 {

@@ -119,7 +119,7 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		if c.Int("jobs") < 1 || c.Duration("per-position") < 0 || c.Int64("per-position-nodes") < 0 || c.Int("memory") < 1 {
 			return usagef("--jobs and --memory must be at least 1, the limits not negative")
 		}
-		shardK, shardN, err := parseShard(c.String("shard"))
+		sh, err := parseShard(c.String("shard"))
 		if err != nil {
 			return err
 		}
@@ -147,14 +147,8 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
 		}
 		var games []*analyzeGame
-		ordinal := 0
 		for _, name := range expandInputs(c.Args().Slice(), report) {
-			var data []byte
-			if name == "-" {
-				data, err = io.ReadAll(stdin)
-			} else {
-				data, err = os.ReadFile(name)
-			}
+			data, err := readSource(name, stdin)
 			if err != nil {
 				report(err)
 				continue
@@ -164,8 +158,7 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 				report(e)
 			}
 			for _, p := range ps {
-				ordinal++
-				if shardN > 0 && (ordinal-1)%shardN != shardK-1 {
+				if !sh.keep() {
 					continue
 				}
 				if len(p.Moves) == 0 || len(p.Moves) != len(p.Black)+len(p.White) {
@@ -230,18 +223,31 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 	}
 }
 
-// parseShard reads --shard k/n; "" is no sharding (0, 0).
-func parseShard(s string) (k, n int, err error) {
+// shard is --shard k/n: of the records, in the order read, it keeps those
+// whose ordinal is k-1 modulo n (all of them when n is 0).
+type shard struct {
+	k, n    int
+	ordinal int // records seen so far
+}
+
+// parseShard reads --shard k/n; "" is no sharding. Errors are usage errors.
+func parseShard(s string) (*shard, error) {
 	if s == "" {
-		return 0, 0, nil
+		return &shard{}, nil
 	}
 	a, b, ok := strings.Cut(s, "/")
 	k, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
-		return 0, 0, usagef("--shard %q: want k/n with 1 <= k <= n", s)
+		return nil, usagef("--shard %q: want k/n with 1 <= k <= n", s)
 	}
-	return k, n, nil
+	return &shard{k: k, n: n}, nil
+}
+
+// keep counts the next record and reports whether it is in the shard.
+func (s *shard) keep() bool {
+	s.ordinal++
+	return s.n == 0 || (s.ordinal-1)%s.n == s.k-1
 }
 
 // inputExts are the extensions read from directories.

@@ -79,6 +79,23 @@ func openBookFlag(c *cli.Context) (*book.Book, error) {
 	return book.Open(c.String("book"))
 }
 
+// writeBook adds what bd gathered to the book --book names, in one batch,
+// unless the command was interrupted (then nothing is written).
+func writeBook(c *cli.Context, bd *book.Builder) error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	bk, err := openBookFlag(c)
+	if err != nil {
+		return err
+	}
+	if err := bk.Add(bd.Nodes()); err != nil {
+		bk.Close()
+		return err
+	}
+	return bk.Close()
+}
+
 // analysisLine is the part of an analyze JSON record that a book uses.
 type analysisLine struct {
 	Rule   string  `json:"rule"`
@@ -99,7 +116,7 @@ func isAnalysis(data []byte) bool {
 
 func runBookBuild(stdin io.Reader) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		shardK, shardN, err := parseShard(c.String("shard"))
+		sh, err := parseShard(c.String("shard"))
 		if err != nil {
 			return err
 		}
@@ -121,25 +138,16 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 		opt.Size = c.Int("size")
 		bd := book.NewBuilder()
 		bd.MaxPly = c.Int("max-ply")
-		failed, ordinal, added := 0, 0, 0
+		failed, added := 0, 0
 		report := func(err error) {
 			failed++
 			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
-		}
-		keep := func() bool {
-			ordinal++
-			return shardN == 0 || (ordinal-1)%shardN == shardK-1
 		}
 		for _, name := range expandInputs(c.Args().Slice(), report) {
 			if err := c.Context.Err(); err != nil {
 				return err
 			}
-			var data []byte
-			if name == "-" {
-				data, err = io.ReadAll(stdin)
-			} else {
-				data, err = os.ReadFile(name)
-			}
+			data, err := readSource(name, stdin)
 			if err != nil {
 				report(err)
 				continue
@@ -148,7 +156,7 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 				sc := bufio.NewScanner(bytes.NewReader(data))
 				sc.Buffer(make([]byte, 1<<20), 64<<20)
 				for line := 1; sc.Scan(); line++ {
-					if !bytes.Contains(sc.Bytes(), []byte(`"plies":[`)) || !keep() {
+					if !bytes.Contains(sc.Bytes(), []byte(`"plies":[`)) || !sh.keep() {
 						continue
 					}
 					if err := addAnalysis(bd, sc.Bytes(), rule, ruleSet); err != nil {
@@ -164,7 +172,7 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 				report(e)
 			}
 			for _, p := range ps {
-				if !keep() {
+				if !sh.keep() {
 					continue
 				}
 				r := p.Rule
@@ -183,15 +191,7 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 				added++
 			}
 		}
-		if err := c.Context.Err(); err != nil {
-			return err // nothing written
-		}
-		bk, err := openBookFlag(c)
-		if err != nil {
-			return err
-		}
-		defer bk.Close()
-		if err := bk.Add(bd.Nodes()); err != nil {
+		if err := writeBook(c, bd); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.App.Writer, "book %s: %d records added, %d positions updated\n", c.String("book"), added, len(bd.Nodes()))
@@ -402,15 +402,7 @@ func runBookImport(c *cli.Context) error {
 		}
 		libNodes += lib.Nodes()
 	}
-	if err := c.Context.Err(); err != nil {
-		return err
-	}
-	bk, err := openBookFlag(c)
-	if err != nil {
-		return err
-	}
-	defer bk.Close()
-	if err := bk.Add(bd.Nodes()); err != nil {
+	if err := writeBook(c, bd); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "book %s: %d library nodes imported, %d positions updated\n", c.String("book"), libNodes,
@@ -459,15 +451,7 @@ func runBookMerge(c *cli.Context) error {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 	}
-	if err := c.Context.Err(); err != nil {
-		return err
-	}
-	bk, err := openBookFlag(c)
-	if err != nil {
-		return err
-	}
-	defer bk.Close()
-	if err := bk.Add(bd.Nodes()); err != nil {
+	if err := writeBook(c, bd); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "book %s: %d positions merged from %d books\n", c.String("book"), len(bd.Nodes()), c.NArg())

@@ -71,6 +71,14 @@ func parseInput(c *cli.Context, stdin io.Reader) (*input, error) {
 	return in, nil
 }
 
+// readSource reads a named input: the file, or standard input for "-".
+func readSource(name string, stdin io.Reader) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(name)
+}
+
 // each reads every file named on the command line and calls fn for each
 // good position, with the rule to use and its board. Bad files and records,
 // and records fn fails on, are reported on stderr (and, with --format json,
@@ -92,13 +100,7 @@ func (in *input) each(c *cli.Context, fn func(p *positions.Position, r engine.Ru
 		}
 	}
 	for _, name := range c.Args().Slice() {
-		var data []byte
-		var err error
-		if name == "-" {
-			data, err = io.ReadAll(in.stdin)
-		} else {
-			data, err = os.ReadFile(name)
-		}
+		data, err := readSource(name, in.stdin)
 		if err != nil {
 			report(&positions.Position{Source: name, Index: -1}, err)
 			continue

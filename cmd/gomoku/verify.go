@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,11 +35,7 @@ func verifyCommand(stdin io.Reader) *cli.Command {
 			for _, name := range c.Args().Slice() {
 				var data []byte
 				var err error
-				if name == "-" {
-					data, err = io.ReadAll(stdin)
-				} else {
-					data, err = os.ReadFile(name)
-				}
+				data, err = readSource(name, stdin)
 				if err != nil {
 					return err
 				}
