@@ -309,6 +309,7 @@ type mctsWorker struct {
 	cands []engine.Point
 	seen  []bool
 	fours []engine.Point
+	hs    []int32 // heuristic values of a node's moves, scratch of expand
 }
 
 func newMCTSWorker(m *MCTS, b *engine.Board, seed uint64) *mctsWorker {
@@ -503,12 +504,13 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 		moves = w.cands
 	}
 	cands := make([]mcand, len(moves))
-	hs := make([]int32, len(moves))
+	hs := w.hs[:0]
 	var hmax int32 = 1
-	for i, p := range moves {
-		hs[i] = heuristic(b, s, p)
-		hmax = max(hmax, hs[i])
+	for _, p := range moves {
+		hs = append(hs, heuristic(b, s, p))
+		hmax = max(hmax, hs[len(hs)-1])
 	}
+	w.hs = hs
 	for i, p := range moves {
 		cands[i] = mcand{p: p, h: float32(hs[i]) / float32(hmax)}
 	}
@@ -674,9 +676,11 @@ func abs(x int) int {
 }
 
 // vcfProbe runs small VCF searches for MCTS and alpha-beta, with its own
-// table.
+// table, budget and run, reused from one probe to the next.
 type vcfProbe struct {
-	tt *failTable
+	tt  *failTable
+	bu  budget
+	run vcfRun
 }
 
 func newVCFProbe(mib int) *vcfProbe { return &vcfProbe{tt: newFailTable(mib)} }
@@ -684,8 +688,9 @@ func newVCFProbe(mib int) *vcfProbe { return &vcfProbe{tt: newFailTable(mib)} }
 // win reports whether att, to move on b, has a VCF found within maxNodes
 // nodes, and its first move. b is restored.
 func (v *vcfProbe) win(b *engine.Board, att engine.Color, maxNodes int64) (engine.Point, bool) {
-	bu := &budget{ctx: context.Background(), start: time.Now(), maxNodes: maxNodes}
-	r := newVCFRun(b, att, v.tt, bu)
+	v.bu = budget{ctx: context.Background(), start: time.Now(), maxNodes: maxNodes}
+	r := &v.run
+	r.reset(b, att, v.tt, &v.bu)
 	line, _, ok := r.find(maxVCFDepth)
 	if !ok || len(line) == 0 {
 		return engine.NoPoint, false

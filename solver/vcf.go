@@ -69,10 +69,18 @@ type vcfRun struct {
 // newVCFRun prepares a VCF search of att on b (which it plays on and
 // restores), with table tt and budget bu; def is att's opponent.
 func newVCFRun(b *engine.Board, att engine.Color, tt *failTable, bu *budget) *vcfRun {
+	r := &vcfRun{}
+	r.reset(b, att, tt, bu)
+	return r
+}
+
+// reset prepares r for a new search as newVCFRun does, keeping its buffers.
+func (r *vcfRun) reset(b *engine.Board, att engine.Color, tt *failTable, bu *budget) {
 	def := att.Opponent()
-	return &vcfRun{b: b, att: att, def: def, tt: tt, bu: bu,
+	*r = vcfRun{b: b, att: att, def: def, tt: tt, bu: bu,
 		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
-		renjuAtt: b.Rule() == engine.Renju && att == engine.Black}
+		renjuAtt: b.Rule() == engine.Renju && att == engine.Black,
+		line: r.line[:0], fwd: r.fwd[:0], moveBufs: r.moveBufs, scoreBufs: r.scoreBufs}
 }
 
 // find searches the current position (attacker to move) for a VCF of at
