@@ -80,7 +80,7 @@ func (r *vcfRun) reset(b *engine.Board, att engine.Color, tt *failTable, bu *bud
 	*r = vcfRun{b: b, att: att, def: def, tt: tt, bu: bu,
 		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
 		renjuAtt: b.Rule() == engine.Renju && att == engine.Black,
-		line: r.line[:0], fwd: r.fwd[:0], moveBufs: r.moveBufs, scoreBufs: r.scoreBufs}
+		line:     r.line[:0], fwd: r.fwd[:0], moveBufs: r.moveBufs, scoreBufs: r.scoreBufs}
 }
 
 // find searches the current position (attacker to move) for a VCF of at
