@@ -223,8 +223,13 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	}
 	a.Nodes += res.Nodes
 	a.Elapsed = time.Since(start)
-	if mode != ModeWin || a.Status == StatusWin || ctx.Err() != nil {
+	if mode != ModeWin || a.Status == StatusWin {
 		return a, nil
+	}
+	if ctx.Err() != nil {
+		// no VCT is not yet no win: the search over all moves never ran
+		return Answer{Result: Result{Status: StatusUnknown, Stopped: "cancelled", Nodes: a.Nodes,
+			Elapsed: a.Elapsed}, Mode: ModeWin, ThreatLimit: tmax}, nil
 	}
 	// no VCT: proof-number search over all moves with what is left
 	nodes := a.Nodes

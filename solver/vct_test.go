@@ -232,6 +232,54 @@ func TestWinMode(t *testing.T) {
 	}
 }
 
+// lateCancel is a context that reports itself cancelled from its after-th
+// Err call on. Its Done channel never closes, so contexts derived from it
+// (the portfolio's) do not see the cancellation: only the checks made on it
+// directly do.
+type lateCancel struct {
+	context.Context
+	calls, after int
+}
+
+func (c *lateCancel) Err() error {
+	if c.calls++; c.calls > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestWinModeCancelled: a win-mode search cancelled after its VCT searches
+// found no VCT has not proven that there is no win (the search over all
+// moves did not run), so it must not say no-win; that claim would be
+// stored. The CI run of stop 7 caught this as a no-win in the store.
+func TestWinModeCancelled(t *testing.T) {
+	b, err := engine.NewBoard(15, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range []string{"h8", "h9"} {
+		p, _ := engine.ParsePoint(m, 15)
+		b.Play(p, engine.Black+engine.Color(i))
+	}
+	pr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
+	sawUnknown := false
+	for after := 0; after < 3; after++ {
+		s := NewSolver(16)
+		ctx := &lateCancel{Context: context.Background(), after: after}
+		a, err := s.Solve(ctx, pr, ModeWin, Limits{Nodes: 20_000}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Status == StatusNoWin {
+			t.Fatalf("cancelled after %d checks: no-win claimed (%+v)", after, a.Result)
+		}
+		sawUnknown = sawUnknown || a.Status == StatusUnknown
+	}
+	if !sawUnknown {
+		t.Error("no run was cancelled")
+	}
+}
+
 // lfzVCTNodes and lfzVCTStride make TestVCTPuzzleBooks's default run: every
 // lfzVCTStride-th VCT puzzle of lfz084's books, within lfzVCTNodes nodes
 // each (about a second; a node limit, unlike a time limit, does not depend
