@@ -18,8 +18,8 @@ import "gomoku/engine"
 //	flags  8 bits  entryVCF: proven by a VCF found at the node
 //
 // Slots come in buckets of four; a new entry takes the bucket's slot of an
-// old generation, else the one with the least work. Solved entries are
-// written with their work, so they outlive cheap unsolved ones.
+// old generation, else the one with the least priority: proven entries are
+// kept before all others, then the ones with the most work below them.
 type pnTable struct {
 	slots []pnEntry
 	mask  uint64 // bucket index mask
@@ -64,6 +64,17 @@ func (t *pnTable) nextGeneration() {
 	}
 }
 
+// priority orders entries for replacement, least kept first: proven
+// entries above all others (the proof is extracted from them after the
+// search, and one lost must be proven again), then by work.
+func (e *pnEntry) priority() uint64 {
+	p := uint64(e.work)
+	if e.pn == 0 {
+		p += 1 << 32
+	}
+	return p
+}
+
 // lookup returns the entry of key, or nil.
 func (t *pnTable) lookup(key uint64) *pnEntry {
 	b := (key & t.mask) * pnBucket
@@ -91,7 +102,7 @@ func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flag
 			switch {
 			case e.age != t.age:
 				victim = e
-			case victim == nil || (victim.age == t.age && e.work < victim.work):
+			case victim == nil || (victim.age == t.age && e.priority() < victim.priority()):
 				victim = e
 			}
 			if victim.age != t.age {

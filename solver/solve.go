@@ -61,6 +61,15 @@ func ParseMode(s string) (Mode, error) {
 // takes from the smaller limits (net worse), so 3 stays.
 const DefaultThreatLimit = 3
 
+// MaxAutoThreatLimit is how far Solve widens a VCT search when
+// Solver.ThreatLimit is zero and the search has a time or node limit: a
+// no-win at DefaultThreatLimit found with budget to spare is followed by
+// one search at threat limit 4, then 5, each with what is left, and the
+// answer is the first win or the no-win of the largest limit proven. On
+// lfz084's VCT books, two puzzles that limit 3 disproves in a second are
+// won at limit 4 (lfz-6x6-2/40, lfz-tengu/13); limit 5 won no more there.
+const MaxAutoThreatLimit = 5
+
 // Solver answers problems one after another with shared tables and, when
 // Store is set, a durable store of results consulted before searching. It
 // is not safe for concurrent use (it runs goroutines of its own).
@@ -78,7 +87,8 @@ type Solver struct {
 	OneSearch bool
 	// ThreatLimit is the largest threat limit of a VCT search: Solve runs
 	// one search per limit 1, 2, ... ThreatLimit at once and reports the
-	// first win. Zero means DefaultThreatLimit.
+	// first win. Zero means DefaultThreatLimit, widened up to
+	// MaxAutoThreatLimit while a time or node limit leaves budget.
 	ThreatLimit int
 
 	mib  int    // memory of all VCT tables, MiB
@@ -145,7 +155,10 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 		key = storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
 			passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
 		if mode != ModeVCF {
-			key.threat = tmax
+			key.threat = s.ThreatLimit // 0: the automatic limit, widened
+			if key.threat <= 0 && mode == ModeWin {
+				key.threat = tmax // win mode does not widen
+			}
 		}
 		start := time.Now()
 		for _, status := range [2]Status{StatusWin, StatusNoWin} {
@@ -218,6 +231,11 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if err != nil {
 		return Answer{}, err
 	}
+	if mode == ModeVCT && a.Status == StatusNoWin && s.ThreatLimit <= 0 && (lim.Time > 0 || lim.Nodes > 0) {
+		if a, err = s.widen(ctx, pr, a, lim, start, res.Nodes, progress); err != nil {
+			return Answer{}, err
+		}
+	}
 	if a.Status == StatusWin && a.Proof != nil && isVCF(pr, a.Proof.Root, a.Line) {
 		a.Mode = ModeVCF // a proof of fours alone is a VCF the VCF search's budget missed
 	}
@@ -255,6 +273,46 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	}
 	r.Nodes, r.Elapsed = nodes+r.Nodes, time.Since(start)
 	return Answer{Result: r, Proof: proof, Mode: ModeWin, ThreatLimit: tmax}, nil
+}
+
+// widen follows no, a VCT no-win at threat limit no.ThreatLimit, with one
+// search at each larger limit up to MaxAutoThreatLimit, each given what the
+// limits (counted from start, used nodes already spent) leave; it reuses the
+// table of the largest portfolio search. It returns the first win, else the
+// no-win of the largest limit proven: a search that stops ends the widening
+// and leaves the last no-win standing.
+func (s *Solver) widen(ctx context.Context, pr Problem, no Answer, lim Limits, start time.Time, used int64, progress ProgressFunc) (Answer, error) {
+	nodes := used + no.Nodes
+	v := s.vct(no.ThreatLimit, no.ThreatLimit)
+	defer func(t int) { v.ThreatLimit = t }(v.ThreatLimit)
+	for t := no.ThreatLimit + 1; t <= MaxAutoThreatLimit && ctx.Err() == nil; t++ {
+		sub := lim
+		if lim.Time > 0 {
+			if sub.Time = lim.Time - time.Since(start); sub.Time <= 0 {
+				break
+			}
+		}
+		if lim.Nodes > 0 {
+			if sub.Nodes = lim.Nodes - nodes; sub.Nodes <= 0 {
+				break
+			}
+		}
+		v.ThreatLimit, v.AllMoves = t, false
+		r, proof, err := v.Prove(ctx, pr, sub, progress)
+		if err != nil {
+			return Answer{}, err
+		}
+		nodes += r.Nodes
+		if r.Status == StatusUnknown {
+			break
+		}
+		no = Answer{Result: r, Proof: proof, Mode: ModeVCT, ThreatLimit: t}
+		if r.Status == StatusWin {
+			break
+		}
+	}
+	no.Nodes = nodes - used
+	return no, nil
 }
 
 // portfolio runs the VCT searches of threat limits 1..tmax at once, each in

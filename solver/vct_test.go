@@ -204,6 +204,46 @@ func BenchmarkVCT(b *testing.B) {
 	}
 }
 
+// TestWidenThreatLimit: lfz-6x6-2/40 has no VCT at threat limit 3 (a
+// quick disproof) but one at 4. The automatic limit widens to 4 when the
+// search has a budget; an explicit limit of 3, or no budget, does not.
+func TestWidenThreatLimit(t *testing.T) {
+	var pr Problem
+	for _, p := range load(t, filepath.Join(datatest.Shared(t), "lfz-6x6-2.jsonl")) {
+		if p.Label() == "lfz-6x6-2/40" {
+			pr = problem(t, p)
+		}
+	}
+	if pr.Board == nil {
+		t.Fatal("lfz-6x6-2/40 not found")
+	}
+	for _, c := range []struct {
+		threat int
+		lim    Limits
+		want   Status
+		wantT  int
+	}{
+		{0, Limits{Nodes: 5_000_000}, StatusWin, 4},
+		{0, Limits{Time: time.Minute}, StatusWin, 4},
+		{0, Limits{}, StatusNoWin, 3},
+		{3, Limits{Nodes: 5_000_000}, StatusNoWin, 3},
+	} {
+		s := NewSolver(64)
+		s.ThreatLimit = c.threat
+		a, err := s.Solve(context.Background(), pr, ModeVCT, c.lim, nil)
+		if err != nil || a.Status != c.want || a.ThreatLimit != c.wantT {
+			t.Errorf("threat limit %d, %+v: %v at threat limit %d (%v), want %v at %d",
+				c.threat, c.lim, a.Status, a.ThreatLimit, err, c.want, c.wantT)
+			continue
+		}
+		if a.Status == StatusWin {
+			if _, err := VerifyProof(a.Proof); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}
+
 // TestWinMode checks the proof-number search over all moves: an exhaustive
 // disproof on a small board, and wins found by the VCF and VCT stages.
 func TestWinMode(t *testing.T) {
