@@ -71,30 +71,14 @@ func NewVCT(mib int) *VCT {
 	return &VCT{pn: newPNTable(mib * 3 / 4), vcf: newFailTable(max(1, mib/4))}
 }
 
-// quietPN is the initial proof number of the defender node after an open
-// three (df-pn+ style): it usually has two or three defences, a four one.
-// Measured on quintet's cases, 3 needs the fewest nodes; on the sample of
-// lfz084's VCT books that TestVCTPuzzleBooks runs, 2 and 4 solve fewer.
+// quietPN is the initial proof number of the defender node after a quiet
+// attacker move (df-pn+ style): a three usually has two or three defences,
+// a four one. Measured on quintet's cases, 3 needs the fewest nodes. Tried
+// on lfz084's VCT books: 2 solves fewer of TestVCTPuzzleBooks's sample;
+// one number per threat class (2 after a double three, 4 after threats of a
+// longer VCF) solved 2 more of the sample but, in the full 10 s run, lost
+// as many as it won (lfz-tengu/54: 0.5 s to unknown).
 const quietPN = 3
-
-// initialPN is the initial proof number of the defender node after an
-// attacker move of threat class t: 1 after a four (one defence), quietPN-1
-// after a double three, quietPN after a three, quietPN+1 after the other
-// quiet threats (threats of a longer VCF, with more ways to stop them).
-// Measured on the TestVCTPuzzleBooks sample against quietPN for every quiet
-// move: 107 solved against 105, and the common wins 15% faster; quietPN+2
-// for the last class solved 105.
-func initialPN(t engine.Threat) uint32 {
-	switch {
-	case t >= engine.ThreatFour:
-		return 1
-	case t == engine.ThreatDoubleThree:
-		return quietPN - 1
-	case t == engine.ThreatThree:
-		return quietPN
-	}
-	return quietPN + 1
-}
 
 // maxVCTDepth is the depth used when Limits.Depth is zero.
 const maxVCTDepth = 60
@@ -308,8 +292,8 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 		cpn, cdn := uint32(1), uint32(1)
 		if e := r.tt.lookup(nodeKey(h^engine.ZobristKey(mover, m), !or, cd)); e != nil {
 			cpn, cdn = e.pn, e.dn
-		} else if or {
-			cpn = initialPN(r.b.Threat(r.att, m))
+		} else if or && r.b.Threat(r.att, m) < engine.ThreatFour {
+			cpn = quietPN // a threat has two or three defences, a four one
 		}
 		vals[i] = [2]uint32{cpn, cdn}
 	}
