@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -123,22 +122,9 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		var rule engine.Rule
-		ruleSet := false
-		if s := c.String("rule"); s != "" {
-			if rule, err = engine.ParseRule(s); err != nil {
-				return usageError{err}
-			}
-			ruleSet = true
-		}
-		inFormat, err := positions.ParseFormat(c.String("input-format"))
+		src, err := parseSource(c, stdin)
 		if err != nil {
-			return usageError{err}
-		}
-		opt := positions.DefaultOptions
-		opt.Size = c.Int("size")
-		if c.NArg() == 0 {
-			return usagef("no input: name files or directories")
+			return err
 		}
 		// read every record
 		failed := 0
@@ -147,32 +133,13 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
 		}
 		var games []*analyzeGame
-		for _, name := range expandInputs(c.Args().Slice(), report) {
-			data, err := readSource(name, stdin)
-			if err != nil {
-				report(err)
-				continue
-			}
-			ps, errs := positions.Parse(name, data, inFormat, opt)
-			for _, e := range errs {
-				report(e)
-			}
-			for _, p := range ps {
-				if !sh.keep() {
-					continue
-				}
-				if len(p.Moves) == 0 || len(p.Moves) != len(p.Black)+len(p.White) {
-					report(&positions.ParseError{File: p.Source, Line: max(p.Line, 1), Record: p.Index,
-						Err: errors.New("not a game record: no order of moves from an empty board")})
-					continue
-				}
-				r := p.Rule
-				if ruleSet {
-					r = rule
-				}
-				games = append(games, &analyzeGame{p: p, rule: r, plies: make([]solver.PlyResult, len(p.Moves)),
-					left: len(p.Moves)})
-			}
+		err = src.games(c, sh, report, nil, func(p *positions.Position, r engine.Rule) error {
+			games = append(games, &analyzeGame{p: p, rule: r, plies: make([]solver.PlyResult, len(p.Moves)),
+				left: len(p.Moves)})
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		var store *solver.Store
 		if dir := c.String("tt"); dir != "" {

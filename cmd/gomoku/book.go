@@ -120,22 +120,10 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		var rule engine.Rule
-		ruleSet := c.String("rule") != ""
-		if ruleSet {
-			if rule, err = engine.ParseRule(c.String("rule")); err != nil {
-				return usageError{err}
-			}
-		}
-		inFormat, err := positions.ParseFormat(c.String("input-format"))
+		src, err := parseSource(c, stdin)
 		if err != nil {
-			return usageError{err}
+			return err
 		}
-		if c.NArg() == 0 {
-			return usagef("no input: name files or directories")
-		}
-		opt := positions.DefaultOptions
-		opt.Size = c.Int("size")
 		bd := book.NewBuilder()
 		bd.MaxPly = c.Int("max-ply")
 		failed, added := 0, 0
@@ -143,53 +131,34 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			failed++
 			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
 		}
-		for _, name := range expandInputs(c.Args().Slice(), report) {
-			if err := c.Context.Err(); err != nil {
-				return err
+		// analyze's JSON Lines output is read as such, line by line
+		analyses := func(name string, data []byte) bool {
+			if !isAnalysis(data) {
+				return false
 			}
-			data, err := readSource(name, stdin)
-			if err != nil {
-				report(err)
-				continue
-			}
-			if isAnalysis(data) {
-				sc := bufio.NewScanner(bytes.NewReader(data))
-				sc.Buffer(make([]byte, 1<<20), 64<<20)
-				for line := 1; sc.Scan(); line++ {
-					if !bytes.Contains(sc.Bytes(), []byte(`"plies":[`)) || !sh.keep() {
-						continue
-					}
-					if err := addAnalysis(bd, sc.Bytes(), rule, ruleSet); err != nil {
-						report(&positions.ParseError{File: name, Line: line, Record: line - 1, Err: err})
-						continue
-					}
-					added++
-				}
-				continue
-			}
-			ps, errs := positions.Parse(name, data, inFormat, opt)
-			for _, e := range errs {
-				report(e)
-			}
-			for _, p := range ps {
-				if !sh.keep() {
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Buffer(make([]byte, 1<<20), 64<<20)
+			for line := 1; sc.Scan(); line++ {
+				if !bytes.Contains(sc.Bytes(), []byte(`"plies":[`)) || !sh.keep() {
 					continue
 				}
-				r := p.Rule
-				if ruleSet {
-					r = rule
-				}
-				if len(p.Moves) == 0 || len(p.Moves) != len(p.Black)+len(p.White) {
-					report(&positions.ParseError{File: p.Source, Line: max(p.Line, 1), Record: p.Index,
-						Err: fmt.Errorf("not a game record: no order of moves from an empty board")})
-					continue
-				}
-				if err := bd.AddGame(r, p.Size, p.Moves, recordWinner(p, r)); err != nil {
-					report(&positions.ParseError{File: p.Source, Line: max(p.Line, 1), Record: p.Index, Err: err})
+				if err := addAnalysis(bd, sc.Bytes(), src.rule, src.ruleSet); err != nil {
+					report(&positions.ParseError{File: name, Line: line, Record: line - 1, Err: err})
 					continue
 				}
 				added++
 			}
+			return true
+		}
+		err = src.games(c, sh, report, analyses, func(p *positions.Position, r engine.Rule) error {
+			if err := bd.AddGame(r, p.Size, p.Moves, recordWinner(p, r)); err != nil {
+				return err
+			}
+			added++
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if err := writeBook(c, bd); err != nil {
 			return err

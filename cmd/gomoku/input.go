@@ -27,20 +27,103 @@ func inputFlags() []cli.Flag {
 	}
 }
 
-// input is what the input flags say.
-type input struct {
+// source is what the flags that read positions say: --rule,
+// --input-format and --size, and the positional arguments.
+type source struct {
 	rule    engine.Rule
 	ruleSet bool
 	format  positions.Format
 	opt     positions.Options
 	stdin   io.Reader
-	json    bool      // --format json
-	out     io.Writer // standard output
+}
+
+// parseSource reads those flags and checks that some input is named;
+// errors are usage errors.
+func parseSource(c *cli.Context, stdin io.Reader) (source, error) {
+	src := source{opt: positions.DefaultOptions, stdin: stdin}
+	if s := c.String("rule"); s != "" {
+		r, err := engine.ParseRule(s)
+		if err != nil {
+			return src, usageError{err}
+		}
+		src.rule, src.ruleSet = r, true
+	}
+	f, err := positions.ParseFormat(c.String("input-format"))
+	if err != nil {
+		return src, usageError{err}
+	}
+	src.format = f
+	if n := c.Int("size"); n < engine.MinSize || n > engine.MaxSize {
+		return src, usagef("--size %d: %v (want %d to %d)", n, engine.ErrBadSize, engine.MinSize, engine.MaxSize)
+	} else {
+		src.opt.Size = n
+	}
+	if c.NArg() == 0 {
+		return src, usagef("no input: name one or more files or directories, or - for standard input")
+	}
+	return src, nil
+}
+
+// ruleOf is the rule a record is played under: --rule if given, else the
+// record's own.
+func (src *source) ruleOf(p *positions.Position) engine.Rule {
+	if src.ruleSet {
+		return src.rule
+	}
+	return p.Rule
+}
+
+// games reads the named inputs, directories expanded (expandInputs), and
+// calls fn for each game record that sh keeps, with the rule it is played
+// under. A game record is a position with its moves in order from an empty
+// board; any other position is reported as a bad record. raw, if not nil,
+// sees each file's contents first and takes the file over (unparsed) when it
+// returns true. Unreadable files, parse errors and fn's errors go to report
+// and the rest goes on; games returns the context's error once cancelled.
+func (src *source) games(c *cli.Context, sh *shard, report func(error),
+	raw func(name string, data []byte) bool, fn func(p *positions.Position, r engine.Rule) error) error {
+	for _, name := range expandInputs(c.Args().Slice(), report) {
+		if err := c.Context.Err(); err != nil {
+			return err
+		}
+		data, err := readSource(name, src.stdin)
+		if err != nil {
+			report(err)
+			continue
+		}
+		if raw != nil && raw(name, data) {
+			continue
+		}
+		ps, errs := positions.Parse(name, data, src.format, src.opt)
+		for _, e := range errs {
+			report(e)
+		}
+		for _, p := range ps {
+			if !sh.keep() {
+				continue
+			}
+			err := errors.New("not a game record: no order of moves from an empty board")
+			if len(p.Moves) > 0 && len(p.Moves) == len(p.Black)+len(p.White) {
+				err = fn(p, src.ruleOf(p))
+			}
+			if err != nil {
+				report(&positions.ParseError{File: p.Source, Line: max(p.Line, 1), Record: p.Index, Err: err})
+			}
+		}
+	}
+	return nil
+}
+
+// input is what the input flags of a per-position command say.
+type input struct {
+	source
+	json bool      // --format json
+	out  io.Writer // standard output
 }
 
 // parseInput reads the input flags; errors are usage errors.
 func parseInput(c *cli.Context, stdin io.Reader) (*input, error) {
-	in := &input{opt: positions.DefaultOptions, stdin: stdin, out: c.App.Writer}
+	in := &input{out: c.App.Writer}
 	switch f := c.String("format"); f {
 	case "text":
 	case "json":
@@ -48,26 +131,11 @@ func parseInput(c *cli.Context, stdin io.Reader) (*input, error) {
 	default:
 		return nil, usagef("--format %q: want text or json", f)
 	}
-	if s := c.String("rule"); s != "" {
-		r, err := engine.ParseRule(s)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		in.rule, in.ruleSet = r, true
-	}
-	f, err := positions.ParseFormat(c.String("input-format"))
+	src, err := parseSource(c, stdin)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, err
 	}
-	in.format = f
-	if n := c.Int("size"); n < engine.MinSize || n > engine.MaxSize {
-		return nil, usagef("--size %d: %v (want %d to %d)", n, engine.ErrBadSize, engine.MinSize, engine.MaxSize)
-	} else {
-		in.opt.Size = n
-	}
-	if c.NArg() == 0 {
-		return nil, usagef("no input: name one or more files, or - for standard input")
-	}
+	in.source = src
 	return in, nil
 }
 
@@ -130,10 +198,7 @@ func (in *input) each(c *cli.Context, fn func(p *positions.Position, r engine.Ru
 			if err := c.Context.Err(); err != nil {
 				return err
 			}
-			r := p.Rule
-			if in.ruleSet {
-				r = in.rule
-			}
+			r := in.ruleOf(p)
 			b, err := p.Board(r)
 			if err == nil {
 				err = fn(p, r, b)
