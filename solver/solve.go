@@ -155,10 +155,7 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 		key = storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
 			passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
 		if mode != ModeVCF {
-			key.threat = s.ThreatLimit // 0: the automatic limit, widened
-			if key.threat <= 0 && mode == ModeWin {
-				key.threat = tmax // win mode does not widen
-			}
+			key.threat = max(0, s.ThreatLimit) // 0: the automatic limit
 		}
 		start := time.Now()
 		for _, status := range [2]Status{StatusWin, StatusNoWin} {

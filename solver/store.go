@@ -31,8 +31,9 @@ import (
 //	byte 1      rule (engine.Rule)
 //	byte 2      board size
 //	byte 3      attacker (engine.Color); bit 7 set when the defender passed
-//	byte 4      mode (1 VCF, 2 VCT)
-//	byte 5      threat limit (VCT) or 0
+//	byte 4      mode (1 VCF, 2 VCT, 3 win)
+//	byte 5      the threat limit asked for (VCT, win); 0 for VCF and for
+//	            the automatic limit (Solver.ThreatLimit zero)
 //	bytes 6-13  canonical Zobrist key: the least of the 8 symmetric images'
 //	            keys (engine.Board.CanonicalHash), big-endian
 //	byte 14     the verdict kept under the key: 1 win, 2 no-win
