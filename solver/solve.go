@@ -216,13 +216,11 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if mode == ModeVCF || res.Status == StatusUnknown {
 		return Answer{Result: res, Mode: ModeVCF}, nil
 	}
-	// the VCT searches get what the VCF search left of the time limit
-	vlim := lim
-	if lim.Time > 0 {
-		if vlim.Time = lim.Time - time.Since(start); vlim.Time <= 0 {
-			return Answer{Result: Result{Status: StatusUnknown, Stopped: "time", Nodes: res.Nodes,
-				Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: tmax}, nil
-		}
+	// the VCT searches get what the VCF search left
+	vlim, stopped := remaining(lim, start, res.Nodes)
+	if stopped != "" {
+		return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: res.Nodes,
+			Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: tmax}, nil
 	}
 	a, err := s.portfolio(ctx, pr, tmax, vlim, progress)
 	if err != nil {
@@ -248,18 +246,10 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	}
 	// no VCT: proof-number search over all moves with what is left
 	nodes := a.Nodes
-	sub := lim
-	if lim.Time > 0 {
-		if sub.Time = lim.Time - time.Since(start); sub.Time <= 0 {
-			return Answer{Result: Result{Status: StatusUnknown, Stopped: "time", Nodes: nodes,
-				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
-		}
-	}
-	if lim.Nodes > 0 {
-		if sub.Nodes = lim.Nodes - nodes; sub.Nodes <= 0 {
-			return Answer{Result: Result{Status: StatusUnknown, Stopped: "nodes", Nodes: nodes,
-				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
-		}
+	sub, stopped := remaining(lim, start, nodes)
+	if stopped != "" {
+		return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes,
+			Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
 	}
 	v := s.vct(tmax, tmax)
 	v.AllMoves = true
@@ -270,6 +260,23 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	}
 	r.Nodes, r.Elapsed = nodes+r.Nodes, time.Since(start)
 	return Answer{Result: r, Proof: proof, Mode: ModeWin, ThreatLimit: tmax}, nil
+}
+
+// remaining is what lim leaves of its time after start and of its nodes
+// after nodes spent (its depth unchanged), or the limit used up, "time" or
+// "nodes" (then the Limits are not to be used); "" when some is left.
+func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
+	if lim.Time > 0 {
+		if lim.Time -= time.Since(start); lim.Time <= 0 {
+			return lim, "time"
+		}
+	}
+	if lim.Nodes > 0 {
+		if lim.Nodes -= nodes; lim.Nodes <= 0 {
+			return lim, "nodes"
+		}
+	}
+	return lim, ""
 }
 
 // widen follows no, a VCT no-win at threat limit no.ThreatLimit, with one
@@ -283,16 +290,9 @@ func (s *Solver) widen(ctx context.Context, pr Problem, no Answer, lim Limits, s
 	v := s.vct(no.ThreatLimit, no.ThreatLimit)
 	defer func(t int) { v.ThreatLimit = t }(v.ThreatLimit)
 	for t := no.ThreatLimit + 1; t <= MaxAutoThreatLimit && ctx.Err() == nil; t++ {
-		sub := lim
-		if lim.Time > 0 {
-			if sub.Time = lim.Time - time.Since(start); sub.Time <= 0 {
-				break
-			}
-		}
-		if lim.Nodes > 0 {
-			if sub.Nodes = lim.Nodes - nodes; sub.Nodes <= 0 {
-				break
-			}
+		sub, stopped := remaining(lim, start, nodes)
+		if stopped != "" {
+			break
 		}
 		v.ThreatLimit, v.AllMoves = t, false
 		r, proof, err := v.Prove(ctx, pr, sub, progress)
