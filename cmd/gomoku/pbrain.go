@@ -178,14 +178,13 @@ func (br *brain) command(ctx context.Context, line string) bool {
 			return false
 		}
 		p, err := br.point(arg)
+		if err == nil {
+			if len(br.moves) == 0 {
+				br.ownBlack = false // the opponent moved first
+			}
+			err = br.put(p, false)
+		}
 		if err != nil {
-			br.say("ERROR TURN %s: %v", arg, err)
-			return false
-		}
-		if len(br.moves) == 0 {
-			br.ownBlack = false // the opponent moved first
-		}
-		if err := br.put(p, false); err != nil {
 			br.say("ERROR TURN %s: %v", arg, err)
 			return false
 		}
@@ -200,11 +199,10 @@ func (br *brain) command(ctx context.Context, line string) bool {
 			return false
 		}
 		p, err := br.point(arg)
-		if err != nil {
-			br.say("ERROR TAKEBACK %s: %v", arg, err)
-			return false
+		if err == nil {
+			err = br.takeback(p)
 		}
-		if err := br.takeback(p); err != nil {
+		if err != nil {
 			br.say("ERROR TAKEBACK %s: %v", arg, err)
 			return false
 		}
