@@ -228,7 +228,7 @@ func (b *Board) Play(p Point, c Color) {
 	p &= NumCells - 1
 	b.history = append(b.history, move{p: p, c: c, five: b.threat[s][p]&^maybeForbidden == ThreatFive,
 		log: int32(b.logLen)})
-	b.logChange(p, b.lineP[0][p], b.lineP[1][p])
+	b.logChange(p)
 	b.cells[p] = c
 	b.hash ^= zobrist[s&1][p]
 	for k := range b.symHash {
@@ -397,7 +397,7 @@ func (b *Board) refreshKey(q Point, d int, blocked Color, key uint32) {
 	if new0 == old0 && new1 == old1 {
 		return
 	}
-	b.logChange(q, old0, old1)
+	b.logChange(q)
 	b.lineP[0][q], b.lineP[1][q] = new0, new1
 	if threatClass[old0>>shift&0xf] != threatClass[new0>>shift&0xf] {
 		if t := b.threatT[0][new0]; t != b.threat[0][q] {
@@ -411,14 +411,14 @@ func (b *Board) refreshKey(q Point, d int, blocked Color, key uint32) {
 	}
 }
 
-// logChange appends the state of cell q (its line patterns lp0 and lp1 and
-// its current threats) to the undo log. The fields are stored one by one:
+// logChange appends the current state of cell q (its line patterns and
+// threats, per side) to the undo log, before a move changes it. The fields are stored one by one:
 // building the entry as a composite literal made the compiler assemble it
 // on the stack with narrow stores and copy it with one wide load, a
 // store-forwarding stall that cost a tenth of a VCT search's time.
-func (b *Board) logChange(q Point, lp0, lp1 uint16) {
+func (b *Board) logChange(q Point) {
 	e := &b.undoLog[b.logLen]
-	e.q, e.lp[0], e.lp[1] = q, lp0, lp1
+	e.q, e.lp[0], e.lp[1] = q, b.lineP[0][q], b.lineP[1][q]
 	e.t[0], e.t[1] = b.threat[0][q], b.threat[1][q]
 	b.logLen++
 }
