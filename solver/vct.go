@@ -101,7 +101,7 @@ const quietPN = 3
 // and 6 win 6 and 5 against 3 without it. A hard depth limit instead
 // (searches to 7, 9, 11 and 13 attacker moves before the full depth, on
 // shares of the time) won as many as it lost.
-var depthPNStep = 4
+const depthPNStep = 4
 
 // maxVCTDepth is the depth used when Limits.Depth is zero.
 const maxVCTDepth = 60
