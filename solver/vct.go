@@ -30,9 +30,9 @@ import (
 //     are not moves.
 //
 // A child not yet searched starts with proof number 1 (quietPN after a quiet
-// move); without a depth limit, plus one per depthPNStep plies below the
-// root, so that short wins are proven before long forcing lines are
-// followed.
+// move), plus one per rankStep places down the attacker's ordered moves;
+// without a depth limit, plus one per depthPNStep plies below the root, so
+// that short wins are proven before long forcing lines are followed.
 //
 // The defences are computed exactly: a superset is drawn from the threat's
 // VCF line (its points, the cells where a defender stone could make a four
@@ -96,12 +96,27 @@ const quietPN = 3
 // and there the bias cost more than it saved (quintet's game_white_l12_1,
 // limit 12: 0.39 s without, about 1 s with it; vct_fukumi gained, 0.31 to
 // 0.17 s).
-// Measured on lfz084's VCT books at 10 s each: 4 solves 477 of 531, none
-// 474 (5 more won, 2 lost); on the 16 hardest of them at threat limit 3, 2
+// Measured on lfz084's VCT books at 10 s each (before rankStep): 4 solves
+// 477 of 531, none 474 (5 more won, 2 lost), 2 also 474; on the 16 hardest of them at threat limit 3, 2
 // and 6 win 6 and 5 against 3 without it. A hard depth limit instead
 // (searches to 7, 9, 11 and 13 attacker moves before the full depth, on
 // shares of the time) won as many as it lost.
 const depthPNStep = 4
+
+// rankStep makes the attacker's later moves look harder: at an attacker
+// node, the i-th move of the ordered list (orderAttacks: fours, then
+// threats by class and potential), not yet in the table, starts with its
+// proof number raised by i/rankStep. df-pn otherwise tries every move of
+// equal initial number before it goes deeper below any, and at threat limit
+// 3 most candidates are no threat at all (on lfz-gaofei/29, 89% of the
+// defender nodes searched in 10 s: each costs a VCF search to find that
+// out). It only orders the search, under any limit (df-pn+'s heuristic
+// initial numbers, Nagai 2002, with the move order as the heuristic).
+// Measured on lfz084's VCT books at 10 s each: 3 solves 481 of 531, none 477
+// (gaofei/58, 74, 201, 249, 250 won; gaofei/148 lost, 9.3 s before); on
+// TestVCTPuzzleBooks's sample 2, 3, 4, 6 and 8 solve 109, 110, 109, 107
+// and 106 of 133 (none: 107).
+const rankStep = 3
 
 // maxVCTDepth is the depth used when Limits.Depth is zero.
 const maxVCTDepth = 60
@@ -322,6 +337,9 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 		} else {
 			if or && r.b.Threat(r.att, m) < engine.ThreatFour {
 				cpn = quietPN // a threat has two or three defences, a four one
+			}
+			if or {
+				cpn += uint32(i / rankStep)
 			}
 			if r.pnStep > 0 {
 				cpn += uint32(r.ply / r.pnStep)
