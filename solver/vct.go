@@ -115,7 +115,11 @@ const depthPNStep = 4
 // Measured on lfz084's VCT books at 10 s each: 3 solves 481 of 531, none 477
 // (gaofei/58, 74, 201, 249, 250 won; gaofei/148 lost, 9.3 s before); on
 // TestVCTPuzzleBooks's sample 2, 3, 4, 6 and 8 solve 109, 110, 109, 107
-// and 106 of 133 (none: 107).
+// and 106 of 133 (none: 107). Tried with it and dropped: the same bias on
+// the defences' disproof numbers (sample 110), a killer move starting at 1
+// (105), a per-cell history of threat / no-threat outcomes as an ordering
+// key (107), dropping disproven moves from the cached move list so that
+// the rest move up (full run 479), quietPN 2 (full run 480).
 const rankStep = 3
 
 // maxVCTDepth is the depth used when Limits.Depth is zero.
