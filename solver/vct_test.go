@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -387,4 +388,98 @@ func TestVCTPuzzleBooks(t *testing.T) {
 	if stride == lfzVCTStride && count[StatusWin] < lfzVCTMin {
 		t.Errorf("%d solved, fewer than %d", count[StatusWin], lfzVCTMin)
 	}
+}
+
+// TestThreatCandidatesComplete searches quintet's VCT cases and a sample of
+// lfz084's VCT books at threat limits 2 and 3 and, at every attacker node,
+// plays every legal attacker move outside threatCandidates and looks for a
+// VCF of at most the threat limit: there must be none, except where the
+// VCF's line, replayed without the move, has a black move that is forbidden
+// there (the renju case threatCandidates documents as not covered).
+func TestThreatCandidatesComplete(t *testing.T) {
+	ps := quintetVCT(t)
+	if datatest.HasShared(t) {
+		files, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "lfz-*.jsonl"))
+		seen := 0
+		for _, f := range files {
+			for _, p := range load(t, f) {
+				if p.Puzzle.Task == "vct" {
+					if seen%16 == 0 {
+						ps = append(ps, p)
+					}
+					seen++
+				}
+			}
+		}
+	}
+	checked, threats, excused := 0, 0, 0
+	var failures []string
+	candidateCheck = func(r *vctRun, k int, cands []engine.Point) {
+		b := r.b
+		vcf := newVCFRun(b, r.att, newFailTable(1), newBudget(context.Background(), Limits{}, nil))
+		for _, m := range r.legalMoves(r.att) {
+			if slices.Contains(cands, m) {
+				continue
+			}
+			checked++
+			b.Play(m, r.att)
+			line, _, ok := vcf.find(k)
+			line = slices.Clone(line)
+			b.Undo()
+			if !ok {
+				continue
+			}
+			threats++
+			if r.renjuAtt && forbiddenWithout(b, r.att, line) {
+				excused++
+				continue
+			}
+			if len(failures) < 5 {
+				failures = append(failures, fmt.Sprintf("%v threatens %v (threat limit %d) but is no candidate", m, line, k))
+			}
+		}
+	}
+	defer func() { candidateCheck = nil }()
+	for _, p := range ps {
+		for _, th := range []int{2, 3} {
+			v := NewVCT(16)
+			v.ThreatLimit = th
+			if _, _, err := v.Prove(context.Background(), problem(t, p), Limits{Nodes: 3000}, nil); err != nil {
+				t.Fatalf("%s: %v", p.Label(), err)
+			}
+			for _, f := range failures {
+				t.Errorf("%s: %s", p.Label(), f)
+			}
+			failures = failures[:0]
+		}
+	}
+	t.Logf("%d positions, %d moves outside the candidates checked: %d threats, %d of them the renju case not covered",
+		len(ps), checked, threats, excused)
+	if checked == 0 {
+		t.Error("no move was checked")
+	}
+}
+
+// forbiddenWithout reports whether a VCF line (attacker first), played on b
+// as it is, has an attacker move that is forbidden when it is played.
+func forbiddenWithout(b *engine.Board, att engine.Color, line []engine.Point) bool {
+	c := att
+	played := 0
+	defer func() {
+		for ; played > 0; played-- {
+			b.Undo()
+		}
+	}()
+	for _, m := range line {
+		if b.At(m) != engine.Empty {
+			return false
+		}
+		if c == att && !b.Legal(c, m) {
+			return true
+		}
+		b.Play(m, c)
+		played++
+		c = c.Opponent()
+	}
+	return false
 }
