@@ -83,21 +83,27 @@ var candidateCheck func(r *vctRun, k int, cands []engine.Point)
 // the defender (a counter-four that refutes the line without the move): the
 // k-1 blocks complete a defender window through the cell, so the defender's
 // line pattern there is at least a four (k = 2), a blocked three (3), a
-// blocked two (4) or a blocked one (5 and up). Measured on lfz084's VCT
-// books, 55 real threats of this kind were outside the candidates before
-// this rule (searching every legal move at the nodes of 56 puzzles, 0.7 s
-// each); none are now.
+// blocked two (4) or a blocked one (5 and up), and the window's other empty
+// cells can each be a block (preBlocks). On lfz084's VCT books, 55 real
+// threats of this kind were outside the candidates before this rule
+// (searching every legal move at the nodes of 56 puzzles, 0.7 s each).
 //
-// Renju. For white a threat can also be a forbidden block made by a stone
-// that turns a fake black three real; every cell on the lines of a black
-// double-three candidate is added for that. For black a stone can make a
-// forbidden four-point legal, by making one of its fours or threes an
-// overline instead: every cell within five steps along the lines of black's
-// forbidden and double-three-candidate cells is added. A four-point that
-// only becomes forbidden during the VCF is not covered (lfz-6x6-3/27 has
-// one such threat, f2, found by the same check); neither is a three made
-// fake through the recursive double-three rule. Disproofs of black VCTs
-// under renju hold up to these two cases.
+// Renju. A stone can also change which black moves are forbidden: a white
+// stone can turn a fake black three real and so make a block forbidden, a
+// black one can make a forbidden four-point legal by turning one of its
+// fours or threes into an overline. Every cell within five steps along the
+// lines of black's forbidden and double-three-candidate cells is added for
+// that. Not covered: a cell that only becomes forbidden during the VCF
+// (lfz-6x6-3/27 has such a black threat, f2), and a stone that changes
+// whether a cell two steps away along the recursive double-three rule is
+// forbidden (lfz-tengu/117 has such a white threat, n5: the white stone
+// kills a black four, which makes a straight-four point playable, which
+// makes a three real and the block a double three). Found by playing every
+// legal move at every attacker node of the 56 puzzles TestVCTPuzzleBooks
+// misses at 10 s (150,000 nodes each, threat limits 2 and 3: 40 million
+// moves, 9 threats outside the candidates, 3 black and 6 white; the white
+// ones but n5 are covered since). Disproofs under renju at a threat limit
+// of 2 or more hold up to such moves.
 func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 	b := r.b
 	// need: the pattern any candidate reaches; nearNeed: the pattern that
@@ -148,7 +154,7 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 		}
 	}
 	r.markGen++
-	if r.renjuAtt {
+	if b.Rule() == engine.Renju {
 		for _, f := range b.Points(engine.Black, engine.MaybeForbidden, r.fbuf[:0]) {
 			r.addLineCells(f, 5)
 		}
@@ -168,12 +174,9 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 				if ok && !r.renjuAtt && r.threat == 3 && l < engine.BlockedThree && r.dirMark[dir][p] != near[dir] {
 					ok = r.twoCanGrow(p, dir, near[dir])
 				}
-				if !ok && defNeed != engine.Dead {
-					ok = b.LinePattern(r.def, p, dir) >= defNeed
+				if !ok && defNeed != engine.Dead && b.LinePattern(r.def, p, dir) >= defNeed {
+					ok = r.preBlocks(p, dir, defNeed)
 				}
-			}
-			if r.att == engine.White && b.Rule() == engine.Renju && b.ForbiddenCandidate(p) {
-				r.addLineCells(p, 5)
 			}
 			if ok {
 				r.mark[p] = r.markGen
@@ -189,6 +192,56 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 		}
 	}
 	return moves
+}
+
+// preBlocks tells whether an attacker stone at p could pre-empt a
+// defender five-point along dir that the blocks of a VCF of at most
+// r.threat moves would make: some on-board window through p along dir holds
+// no attacker stone and at least 5-r.threat defender stones, and each of its
+// other empty cells can be a block, that is, the five-point of one of the
+// VCF's fours. The i-th block is the five-point of a four made by at most i
+// of the VCF's moves, so the attacker reaches there at least need (the
+// defender's threshold, defNeed, by the same count) along another
+// direction; along dir itself, where p's stone could join the four, any
+// live pattern is taken.
+func (r *vctRun) preBlocks(p engine.Point, dir engine.Direction, need engine.LinePattern) bool {
+	b := r.b
+	step := engine.Dirs[dir]
+	minDef := 5 - r.threat
+	for start := -4; start <= 0; start++ {
+		ok, defs := true, 0
+		for j := start; ok && j < start+5; j++ {
+			if j == 0 {
+				continue
+			}
+			q := engine.Point(int(p) + j*step)
+			switch b.At(q) {
+			case r.def:
+				defs++
+			case engine.Empty:
+				ok = r.canBlock(q, dir, need)
+			default: // the attacker's stone or a wall
+				ok = false
+			}
+		}
+		if ok && defs >= minDef {
+			return true
+		}
+	}
+	return false
+}
+
+// canBlock tells whether the attacker's line pattern at empty q reaches
+// need along a direction other than dir, or is live along dir.
+func (r *vctRun) canBlock(q engine.Point, dir engine.Direction, need engine.LinePattern) bool {
+	lp := r.b.LinePatterns(r.att, q)
+	for d := engine.Direction(0); d < engine.NumDirs; d++ {
+		l := engine.LinePattern(lp >> (4 * d) & 0xf)
+		if d == dir && l >= engine.BlockedOne || d != dir && l >= need && l != engine.Overline {
+			return true
+		}
+	}
+	return false
 }
 
 // twoCanGrow tells whether a two that a stone at p makes along dir (and
