@@ -94,7 +94,7 @@ var candidateCheck func(r *vctRun, k int, cands []engine.Point)
 // fours or threes into an overline. Every cell within five steps along the
 // lines of black's forbidden and double-three-candidate cells is added for
 // that. Not covered: a cell that only becomes forbidden during the VCF
-// (lfz-6x6-3/27 has such a black threat, f2), and a stone that changes
+// (lfz-6x6-3/29 has such a black threat, f2), and a stone that changes
 // whether a cell two steps away along the recursive double-three rule is
 // forbidden (lfz-tengu/117 has such a white threat, n5: the white stone
 // kills a black four, which makes a straight-four point playable, which
