@@ -101,9 +101,9 @@ var candidateCheck func(r *vctRun, k int, cands []engine.Point)
 // makes a three real and the block a double three). Found by playing every
 // legal move at every attacker node of the 56 puzzles TestVCTPuzzleBooks
 // misses at 10 s (150,000 nodes each, threat limits 2 and 3: 40 million
-// moves, 9 threats outside the candidates, 3 black and 6 white; the white
-// ones but n5 are covered since). Disproofs under renju at a threat limit
-// of 2 or more hold up to such moves.
+// moves, 9 threats outside the candidates: 3 black ones of the first kind,
+// 6 white ones, n5 among them). Disproofs under renju at a threat limit of
+// 2 or more hold up to such moves.
 func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 	b := r.b
 	// need: the pattern any candidate reaches; nearNeed: the pattern that
