@@ -146,8 +146,8 @@ type vctRun struct {
 	ply        int           // recursion depth of mid, the index of its move buffer
 	mark       []uint32      // per cell: the candidate generation that added it
 	markGen    uint32
-	fbuf       [engine.NumCells]engine.Point // scratch for threatCandidates
-	rootHint   []engine.Point                // moves to try first at the root (threat-space search)
+	cells      []engine.Point // scratch cell list of threatCandidates and defenceCandidates
+	rootHint   []engine.Point // moves to try first at the root (threat-space search)
 	rootHash   uint64
 	rootStones int
 	pnStep     int // depthPNStep, or 0 under a depth limit

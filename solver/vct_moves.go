@@ -84,12 +84,10 @@ var candidateCheck func(r *vctRun, k int, cands []engine.Point)
 // k-1 blocks complete a defender window through the cell, so the defender's
 // line pattern there is at least a four (k = 2), a blocked three (3), a
 // blocked two (4) or a blocked one (5 and up), and the window's other empty
-// cells can each be a block (preBlocks). On lfz084's VCT books, 55 real
-// threats were outside the candidates before this rule and the renju one
-// below (searching every legal move at the nodes of 56 puzzles, 0.7 s
-// each); none with them in their first form (every cell with such a
-// defender pattern, before the window check of preBlocks), in the same
-// searches. The check below, at 150,000 nodes, covers preBlocks.
+// cells can each be a block (preBlocks). Without this rule and the renju
+// one below, 55 real threats were outside the candidates on lfz084's VCT
+// books (every legal move searched at the nodes of 56 puzzles, 0.7 s each);
+// with them, none there, and the larger check below includes preBlocks.
 //
 // Renju. A stone can also change which black moves are forbidden: a white
 // stone can turn a fake black three real and so make a block forbidden, a
@@ -139,7 +137,8 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 	var near [engine.NumDirs]uint32
 	if nearNeed != engine.Dead {
 		r.markGen++
-		for _, f := range b.Points(r.att, engine.FourPoints, nil) {
+		r.cells = b.Points(r.att, engine.FourPoints, r.cells[:0])
+		for _, f := range r.cells {
 			for d, step := range engine.Dirs {
 				for _, sign := range [2]int{1, -1} {
 					for k := 1; k <= 4; k++ {
@@ -158,7 +157,8 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 	}
 	r.markGen++
 	if b.Rule() == engine.Renju {
-		for _, f := range b.Points(engine.Black, engine.MaybeForbidden, r.fbuf[:0]) {
+		r.cells = b.Points(engine.Black, engine.MaybeForbidden, r.cells[:0])
+		for _, f := range r.cells {
 			r.addLineCells(f, 5)
 		}
 	}
@@ -234,13 +234,19 @@ func (r *vctRun) preBlocks(p engine.Point, dir engine.Direction, need engine.Lin
 	return false
 }
 
-// canBlock tells whether the attacker's line pattern at empty q reaches
-// need along a direction other than dir, or is live along dir.
+// canBlock tells whether empty q can be the five-point of one of the VCF's
+// fours (a block): the attacker reaches need there along a direction other
+// than dir (reachesOffLine), or anything live along dir itself.
 func (r *vctRun) canBlock(q engine.Point, dir engine.Direction, need engine.LinePattern) bool {
+	return r.b.LinePattern(r.att, q, dir) >= engine.BlockedOne || r.reachesOffLine(q, dir, need)
+}
+
+// reachesOffLine tells whether the attacker's line pattern at empty q reaches
+// need (an overline never does) along some direction other than dir.
+func (r *vctRun) reachesOffLine(q engine.Point, dir engine.Direction, need engine.LinePattern) bool {
 	lp := r.b.LinePatterns(r.att, q)
 	for d := engine.Direction(0); d < engine.NumDirs; d++ {
-		l := engine.LinePattern(lp >> (4 * d) & 0xf)
-		if d == dir && l >= engine.BlockedOne || d != dir && l >= need && l != engine.Overline {
+		if l := engine.LinePattern(lp >> (4 * d) & 0xf); d != dir && l >= need && l != engine.Overline {
 			return true
 		}
 	}
@@ -249,40 +255,31 @@ func (r *vctRun) canBlock(q engine.Point, dir engine.Direction, need engine.Line
 
 // twoCanGrow tells whether a two that a stone at p makes along dir (and
 // nothing better along it, p not within four cells of a four-point along
-// dir) can be part of a VCF of at most three moves (threat limit 3). The stone must be one of the four stones of a window of
-// one of the VCF's fours, and with only two stones in the window now, two of
-// the VCF's attacker moves fill it: the first of them is a four through
-// another window. Either that window lies along another direction (then the
-// cell already reaches a blocked three along it: at most one VCF move is
-// added to it before), or along dir itself, with the attacker's first four of
-// the VCF on that line within four cells of the cell (a four-point now). So
-// some empty cell x within four steps of p along dir, with no defender stone
+// dir) can be part of a VCF of at most three moves (threat limit 3). The
+// stone must be one of the four stones of a window of one of the VCF's
+// fours, and with only two stones in the window now, two of the VCF's
+// attacker moves fill it: the first of them is a four through another
+// window. Either that window lies along another direction (then the cell
+// already reaches a blocked three along it: at most one VCF move is added
+// to it before), or along dir itself, with the attacker's first four of the
+// VCF on that line within four cells of the cell (a four-point now). So some
+// empty cell x within four steps of p along dir, with no defender stone
 // between, must reach a blocked three along another direction or lie within
-// four cells of a four-point along dir (mark: r.dirMark's generation for dir).
-// It is not used for black under renju, where a stone can also change which
-// four-points are forbidden. On lfz084's VCT books it drops about a quarter
-// of the candidates at threat limit 3.
+// four cells of a four-point along dir (mark: r.dirMark's generation for
+// dir). It is not used for black under renju, where a stone can also change
+// which four-points are forbidden. On lfz084's VCT books it drops about a
+// quarter of the candidates at threat limit 3.
 func (r *vctRun) twoCanGrow(p engine.Point, dir engine.Direction, mark uint32) bool {
-	b := r.b
 	step := engine.Dirs[dir]
 	for _, sign := range [2]int{1, -1} {
 		for k := 1; k <= 4; k++ {
 			x := engine.Point(int(p) + sign*k*step)
-			c := b.At(x)
+			c := r.b.At(x)
 			if c == r.def || c == engine.Wall {
 				break
 			}
-			if c != engine.Empty {
-				continue
-			}
-			if r.dirMark[dir][x] == mark {
+			if c == engine.Empty && (r.dirMark[dir][x] == mark || r.reachesOffLine(x, dir, engine.BlockedThree)) {
 				return true
-			}
-			lp := b.LinePatterns(r.att, x)
-			for d := engine.Direction(0); d < engine.NumDirs; d++ {
-				if d != dir && engine.LinePattern(lp>>(4*d)&0xf) >= engine.BlockedThree {
-					return true
-				}
 			}
 		}
 	}
@@ -501,7 +498,8 @@ func (r *vctRun) defenceCandidates(line []engine.Point) []engine.Point {
 	b := r.b
 	r.markGen++
 	all := false
-	for _, p := range b.Points(r.def, engine.FourPoints, nil) {
+	r.cells = b.Points(r.def, engine.FourPoints, r.cells[:0])
+	for _, p := range r.cells {
 		r.mark[p] = r.markGen
 	}
 	played := 0
@@ -519,7 +517,8 @@ func (r *vctRun) defenceCandidates(line []engine.Point) []engine.Point {
 		played++
 	}
 	if len(line)%2 == 1 && !b.LastMoveWon() { // ends on an attacker four
-		fives := b.Points(r.att, engine.FivePoints, nil)
+		r.cells = b.Points(r.att, engine.FivePoints, r.cells[:0])
+		fives := r.cells
 		for _, f := range fives {
 			r.mark[f] = r.markGen
 		}

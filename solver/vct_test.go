@@ -337,6 +337,25 @@ const (
 // regressions, measured.
 const lfzVCTMin = 107
 
+// lfzVCT returns every stride-th VCT-labelled puzzle of lfz084's books in
+// the shared data (the first, then every stride-th after it), in file order.
+func lfzVCT(t *testing.T, stride int) []*positions.Position {
+	files, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "lfz-*.jsonl"))
+	var ps []*positions.Position
+	seen := 0
+	for _, f := range files {
+		for _, p := range load(t, f) {
+			if p.Puzzle.Task == "vct" {
+				if seen%stride == 0 {
+					ps = append(ps, p)
+				}
+				seen++
+			}
+		}
+	}
+	return ps
+}
+
 // TestVCTPuzzleBooks solves the VCT-labelled puzzles of lfz084's books in
 // the shared data (a sample by default, see lfzVCTStride) and checks every
 // win's proof. A no-win is reported: these labels are the books' claims, and
@@ -353,33 +372,22 @@ func TestVCTPuzzleBooks(t *testing.T) {
 		}
 		lim, stride = Limits{Time: d}, 1
 	}
-	files, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "lfz-*.jsonl"))
 	s := NewSolver(256)
 	count := map[Status]int{}
 	var times []time.Duration
-	seen := 0
-	for _, f := range files {
-		for _, p := range load(t, f) {
-			if p.Puzzle.Task != "vct" {
-				continue
-			}
-			seen++
-			if (seen-1)%stride != 0 {
-				continue
-			}
-			a, err := s.Solve(context.Background(), problem(t, p), ModeVCT, lim, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", p.Label(), err)
-			}
-			count[a.Status]++
-			if a.Status == StatusWin {
-				times = append(times, a.Elapsed)
-				if _, err := VerifyProof(a.Proof); err != nil {
-					t.Errorf("%s: %v", p.Label(), err)
-				}
-			}
-			t.Logf("%s: %v threat limit %d, %v", p.Label(), a.Status, a.ThreatLimit, a.Elapsed.Round(time.Millisecond))
+	for _, p := range lfzVCT(t, stride) {
+		a, err := s.Solve(context.Background(), problem(t, p), ModeVCT, lim, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Label(), err)
 		}
+		count[a.Status]++
+		if a.Status == StatusWin {
+			times = append(times, a.Elapsed)
+			if _, err := VerifyProof(a.Proof); err != nil {
+				t.Errorf("%s: %v", p.Label(), err)
+			}
+		}
+		t.Logf("%s: %v threat limit %d, %v", p.Label(), a.Status, a.ThreatLimit, a.Elapsed.Round(time.Millisecond))
 	}
 	slices.Sort(times)
 	total := count[StatusWin] + count[StatusNoWin] + count[StatusUnknown]
@@ -399,18 +407,7 @@ func TestVCTPuzzleBooks(t *testing.T) {
 func TestThreatCandidatesComplete(t *testing.T) {
 	ps := quintetVCT(t)
 	if datatest.HasShared(t) {
-		files, _ := filepath.Glob(filepath.Join(datatest.Shared(t), "lfz-*.jsonl"))
-		seen := 0
-		for _, f := range files {
-			for _, p := range load(t, f) {
-				if p.Puzzle.Task == "vct" {
-					if seen%16 == 0 {
-						ps = append(ps, p)
-					}
-					seen++
-				}
-			}
-		}
+		ps = append(ps, lfzVCT(t, 16)...)
 	}
 	checked, threats, excused := 0, 0, 0
 	var failures []string
@@ -460,8 +457,10 @@ func TestThreatCandidatesComplete(t *testing.T) {
 	}
 }
 
-// forbiddenWithout reports whether a VCF line (attacker first), played on b
-// as it is, has an attacker move that is forbidden when it is played.
+// forbiddenWithout reports whether a VCF line (attacker first) found after
+// a move, replayed on b where that move is not played, has an attacker move
+// that is forbidden when its turn comes: the threat then rests on the move
+// changing what is forbidden.
 func forbiddenWithout(b *engine.Board, att engine.Color, line []engine.Point) bool {
 	c := att
 	played := 0
