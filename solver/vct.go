@@ -30,9 +30,11 @@ import (
 //     are not moves.
 //
 // A child not yet searched starts with proof number 1 (quietPN after a quiet
-// move), plus one per rankStep places down the attacker's ordered moves;
-// without a depth limit, plus one per depthPNStep plies below the root, so
-// that short wins are proven before long forcing lines are followed.
+// move), plus one per rankStep places down the attacker's ordered moves
+// (and deferStep more per place from the deferFrom-th on, at threat limits
+// of deferThreat and more); without a depth limit, plus one per depthPNStep
+// plies below the root, so that short wins are proven before long forcing
+// lines are followed.
 //
 // The defences are computed exactly: a superset is drawn from the threat's
 // VCF line (its points, the cells where a defender stone could make a four
@@ -121,6 +123,30 @@ const depthPNStep = 4
 // key (107), dropping disproven moves from the cached move list so that
 // the rest move up (full run 479), quietPN 2 (full run 480).
 const rankStep = 3
+
+// deferFrom, deferStep and deferThreat push the attacker's later moves
+// further down at threat limits of deferThreat and more: the i-th move of
+// the ordered list, i >= deferFrom, not yet in the table, starts with its
+// proof number raised by a further (i-deferFrom+1)*deferStep. At threat
+// limit 3 an attacker node has about 20 candidates, and df-pn, whose
+// unexpanded children look cheaper than any expanded one, otherwise tests
+// nearly all of them (a VCF search each) before it goes deeper below any.
+// This is a soft form of narrowing the search to the first moves: the rest
+// are tried once every earlier one looks that much harder, and a disproof
+// still covers every move (df-pn+'s heuristic initial numbers, Nagai 2002).
+// Measured with threat limit 3 alone, 8M nodes each, on the 55 lfz084 VCT
+// puzzles missed at 10 s: 8 won with deferStep 4 and 9 with 16, against 4
+// without; a hard cut to the first 12 quiet moves (disproofs void, run as a
+// fourth search of the portfolio) also won 9 there but lost as many slow
+// wins to the shared cores (475 against 476 in the 10 s run). In that run,
+// deferStep 16 at every threat limit won 6 and lost 6 (tengu/76: 0.37 s to
+// unknown); deferStep 4 at threat limit 3 only won 2 (gaofei/21, 58) and lost
+// none (478 of 531).
+const (
+	deferFrom   = 12
+	deferStep   = 4
+	deferThreat = 3
+)
 
 // maxVCTDepth is the depth used when Limits.Depth is zero.
 const maxVCTDepth = 60
@@ -345,6 +371,9 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			}
 			if or {
 				cpn += uint32(i / rankStep)
+				if i >= deferFrom && r.threat >= deferThreat {
+					cpn += uint32((i - deferFrom + 1) * deferStep)
+				}
 			}
 			if r.pnStep > 0 {
 				cpn += uint32(r.ply / r.pnStep)
