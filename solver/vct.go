@@ -138,10 +138,13 @@ const rankStep = 3
 // puzzles missed at 10 s: 8 won with deferStep 4 and 9 with 16, against 4
 // without; a hard cut to the first 12 quiet moves (disproofs void, run as a
 // fourth search of the portfolio) also won 9 there but lost as many slow
-// wins to the shared cores (475 against 476 in the 10 s run). In that run,
-// deferStep 16 at every threat limit won 6 and lost 6 (tengu/76: 0.37 s to
-// unknown); deferStep 4 at threat limit 3 only won 2 (gaofei/21, 58) and lost
-// none (478 of 531).
+// wins to the shared cores (475 against 476 in the 10 s run). In the 10 s
+// run over all 531 (476 without): deferStep 16 at every threat limit won 6
+// and lost 6 (tengu/76: 0.37 s to unknown); deferStep 4 from threat limit 3
+// up won 2 (gaofei/21, 58) and lost none (478); from threat limit 2 up it
+// won 3 and lost 4; deferFrom 8 lost 4 in the first 343 puzzles. Under
+// AllMoves (solve --mode win) it also defers the non-threat moves, which
+// come after the threats.
 const (
 	deferFrom   = 12
 	deferStep   = 4
