@@ -24,6 +24,7 @@ type pnTable struct {
 	slots []pnEntry
 	mask  uint64 // bucket index mask
 	age   uint8
+	sink  uint64 // touch's loads go here, so that they are not removed
 }
 
 type pnEntry struct {
@@ -111,4 +112,18 @@ func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flag
 		}
 	}
 	*victim = pnEntry{key: key, pn: pn, dn: dn, work: work, best: best, age: t.age, flags: flags}
+}
+
+// touch loads the buckets of the children of a node (position hash h,
+// moves by mover, children of type or with d attacker moves left) one after
+// another without waiting for any: the loads are independent, so the
+// processor overlaps their cache misses, and the lookups that follow find
+// the buckets in the cache.
+func (t *pnTable) touch(h uint64, mover engine.Color, moves []engine.Point, or bool, d int) {
+	var sink uint64
+	for _, m := range moves {
+		b := (nodeKey(h^engine.ZobristKey(mover, m), or, d) & t.mask) * pnBucket
+		sink ^= t.slots[b].key ^ t.slots[b+pnBucket-1].key
+	}
+	t.sink = sink
 }

@@ -364,6 +364,7 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	// change another, which at worst misdirects the next choice).
 	h := r.b.Hash()
 	vals := r.vals(len(moves))
+	r.tt.touch(h, mover, moves, !or, cd)
 	for i, m := range moves {
 		cpn, cdn := uint32(1), uint32(1)
 		if e := r.tt.lookup(nodeKey(h^engine.ZobristKey(mover, m), !or, cd)); e != nil {
