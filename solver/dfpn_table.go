@@ -78,7 +78,7 @@ func (e *pnEntry) priority() uint64 {
 
 // lookup returns the entry of key, or nil.
 func (t *pnTable) lookup(key uint64) *pnEntry {
-	b := (key & t.mask) * pnBucket
+	b := t.bucket(key)
 	for i := b; i < b+pnBucket; i++ {
 		if e := &t.slots[i]; e.key == key && e.age == t.age {
 			return e
@@ -89,7 +89,7 @@ func (t *pnTable) lookup(key uint64) *pnEntry {
 
 // store writes an entry, replacing the bucket's weakest.
 func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flags uint8) {
-	b := (key & t.mask) * pnBucket
+	b := t.bucket(key)
 	var victim *pnEntry
 	for i := b; i < b+pnBucket; i++ {
 		if e := &t.slots[i]; e.key == key && e.age == t.age {
@@ -114,9 +114,8 @@ func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flag
 	*victim = pnEntry{key: key, pn: pn, dn: dn, work: work, best: best, age: t.age, flags: flags}
 }
 
-// touch loads the buckets of the children of a node (position hash h,
-// moves by mover, children of type or with d attacker moves left) one after
-// another without waiting for any: the loads are independent, so the
+// touch loads the buckets of keys (a node's children) one after another
+// without waiting for any: the loads are independent, so the
 // processor overlaps their cache misses, and the lookups that follow find
 // the buckets in the cache. The search is unchanged (the same nodes); the
 // time is not: 13 hard lfz084 VCT puzzles at threat limit 3, 8M nodes each,
@@ -125,11 +124,14 @@ func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flag
 // before Play and a VCF node's slot before its block (131 s), PREFETCHT0 in
 // assembly instead of loads (124 s), buckets of two entries padded to one
 // 64-byte line, and huge pages for the tables (130 s).
-func (t *pnTable) touch(h uint64, mover engine.Color, moves []engine.Point, or bool, d int) {
+func (t *pnTable) touch(keys []uint64) {
 	var sink uint64
-	for _, m := range moves {
-		b := (nodeKey(h^engine.ZobristKey(mover, m), or, d) & t.mask) * pnBucket
+	for _, key := range keys {
+		b := t.bucket(key)
 		sink ^= t.slots[b].key ^ t.slots[b+pnBucket-1].key
 	}
 	t.sink = sink
 }
+
+// bucket returns the index of the first slot of key's bucket.
+func (t *pnTable) bucket(key uint64) uint64 { return (key & t.mask) * pnBucket }

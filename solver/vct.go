@@ -172,6 +172,7 @@ type vctRun struct {
 	dirMark    [engine.NumDirs][]uint32
 	bufs       [][]engine.Point
 	valBufs    [][][2]uint32 // per recursion level: the children's pn and dn
+	keyBufs    [][]uint64    // per recursion level: the children's table keys
 	ply        int           // recursion depth of mid, the index of its move buffer
 	mark       []uint32      // per cell: the candidate generation that added it
 	markGen    uint32
@@ -363,11 +364,14 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	// here: only the child just searched changes (a transposition could
 	// change another, which at worst misdirects the next choice).
 	h := r.b.Hash()
-	vals := r.vals(len(moves))
-	r.tt.touch(h, mover, moves, !or, cd)
+	vals, keys := r.vals(len(moves))
+	for i, m := range moves {
+		keys[i] = nodeKey(h^engine.ZobristKey(mover, m), !or, cd)
+	}
+	r.tt.touch(keys)
 	for i, m := range moves {
 		cpn, cdn := uint32(1), uint32(1)
-		if e := r.tt.lookup(nodeKey(h^engine.ZobristKey(mover, m), !or, cd)); e != nil {
+		if e := r.tt.lookup(keys[i]); e != nil {
 			cpn, cdn = e.pn, e.dn
 		} else {
 			if or && r.b.Threat(r.att, m) < engine.ThreatFour {
@@ -440,15 +444,16 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	return pn, dn
 }
 
-// vals returns the children's-numbers buffer of the current recursion level.
-func (r *vctRun) vals(n int) [][2]uint32 {
+// vals returns the children's-numbers and children's-keys buffers of the
+// current recursion level, n long.
+func (r *vctRun) vals(n int) ([][2]uint32, []uint64) {
 	for len(r.valBufs) <= r.ply {
-		r.valBufs = append(r.valBufs, nil)
+		r.valBufs, r.keyBufs = append(r.valBufs, nil), append(r.keyBufs, nil)
 	}
 	if cap(r.valBufs[r.ply]) < n {
-		r.valBufs[r.ply] = make([][2]uint32, n)
+		r.valBufs[r.ply], r.keyBufs[r.ply] = make([][2]uint32, n), make([]uint64, n)
 	}
-	return r.valBufs[r.ply][:n]
+	return r.valBufs[r.ply][:n], r.keyBufs[r.ply][:n]
 }
 
 // addPN adds proof or disproof numbers. A term of pnInf (a solved child's
