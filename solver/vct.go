@@ -171,10 +171,12 @@ type vctRun struct {
 	orCache    *defenceCache // attacker nodes' move lists
 	dirMark    [engine.NumDirs][]uint32
 	bufs       [][]engine.Point
-	valBufs    [][][2]uint32 // per recursion level: the children's pn and dn
-	keyBufs    [][]uint64    // per recursion level: the children's table keys
-	ply        int           // recursion depth of mid, the index of its move buffer
-	mark       []uint32      // per cell: the candidate generation that added it
+	valBufs    [][][2]uint32  // per recursion level: the children's pn and dn
+	keyBufs    [][]uint64     // per recursion level: the children's table keys
+	sortKeys   []uint64       // scratch of sortMoves
+	sortOrig   []engine.Point // scratch of sortMoves
+	ply        int            // recursion depth of mid, the index of its move buffer
+	mark       []uint32       // per cell: the candidate generation that added it
 	markGen    uint32
 	cells      []engine.Point // scratch cell list of threatCandidates and defenceCandidates
 	rootHint   []engine.Point // moves to try first at the root (threat-space search)

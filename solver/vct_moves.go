@@ -35,7 +35,7 @@ func (r *vctRun) attacks(d int) []engine.Point {
 	if candidateCheck != nil && d-1 >= 1 {
 		candidateCheck(r, min(r.threat, d-1), cands)
 	}
-	moves := []engine.Point{}
+	moves := make([]engine.Point, 0, len(cands)) // kept by the cache: not a scratch buffer
 	for _, m := range cands {
 		if d-1 >= 1 || b.Threat(r.att, m) >= engine.ThreatFour {
 			moves = append(moves, m)
@@ -307,36 +307,57 @@ func (r *vctRun) addLineCells(p engine.Point, reach int) {
 // orderAttacks sorts the attacker's moves, deterministically: the root's
 // threat-space hint first, then by threat class (fours, four-threes, double
 // threes, threes, ...), then by the attacker's potential plus the
-// defender's (a good threat also blocks), then by Point.
+// defender's (a good threat also blocks), then by their order in moves.
 func (r *vctRun) orderAttacks(moves []engine.Point) []engine.Point {
 	b := r.b
-	type scored struct {
-		m engine.Point
-		s int64
-	}
-	sc := make([]scored, len(moves))
 	atRoot := r.b.Hash() == r.rootHash && r.b.Stones() == r.rootStones
-	for i, m := range moves {
-		s := int64(b.Threat(r.att, m))<<40 + int64(b.Potential(r.att, m))<<8 + int64(b.Potential(r.def, m))
+	return r.sortMoves(moves, func(m engine.Point) int64 {
 		if atRoot {
 			if j := slices.Index(r.rootHint, m); j >= 0 {
-				s = int64(1)<<60 - int64(j)
+				return int64(1)<<50 - int64(j)
 			}
 		}
-		sc[i] = scored{m, s}
-	}
-	slices.SortStableFunc(sc, func(a, b scored) int {
-		switch {
-		case a.s > b.s:
-			return -1
-		case a.s < b.s:
-			return 1
-		}
-		return 0
+		att, def := r.potentials(m)
+		return int64(b.Threat(r.att, m))<<40 + int64(att)<<8 + int64(def)
 	})
-	for i := range sc {
-		moves[i] = sc[i].m
+}
+
+// potentials returns v(m), the sum of the window scores through m (Garcia
+// 2020), for the attacker and the defender, read in one pass.
+func (r *vctRun) potentials(m engine.Point) (att, def int32) {
+	black, white := r.b.Potentials(m)
+	if r.att == engine.Black {
+		return black, white
 	}
+	return white, black
+}
+
+// sortIndexBits and scoreCeil lay out sortMoves's keys: the score's
+// distance below scoreCeil, then the move's place in its list (a board has
+// at most 22x22 = 484 cells, under 1<<sortIndexBits). Scores lie in
+// [0, scoreCeil]: a threat class (under 16) <<40 plus potentials (each at
+// most 20*32768 < 1<<20, the attacker's <<8), or the root hint's 1<<50.
+const (
+	sortIndexBits = 10
+	scoreCeil     = int64(1) << 51
+)
+
+// sortMoves sorts moves in place by score(m), highest first, ties in their
+// order in moves (as a stable sort would), and returns them. score must lie
+// in [0, scoreCeil]. Each score is computed once and the sort runs on packed
+// integer keys in the run's scratch buffers, so it allocates nothing once
+// they have grown.
+func (r *vctRun) sortMoves(moves []engine.Point, score func(engine.Point) int64) []engine.Point {
+	keys := r.sortKeys[:0]
+	for i, m := range moves {
+		keys = append(keys, uint64(scoreCeil-score(m))<<sortIndexBits|uint64(i))
+	}
+	slices.Sort(keys)
+	orig := append(r.sortOrig[:0], moves...)
+	for i, k := range keys {
+		moves[i] = orig[k&(1<<sortIndexBits-1)]
+	}
+	r.sortKeys, r.sortOrig = keys, orig
 	return moves
 }
 
@@ -568,27 +589,17 @@ func (r *vctRun) addCounterCells(m engine.Point) {
 }
 
 // orderDefences sorts defences, deterministically: defender fours first,
-// then by the attacker's potential plus the defender's, then by Point.
+// then by the attacker's potential plus the defender's, then by their order
+// in moves.
 func (r *vctRun) orderDefences(moves []engine.Point) []engine.Point {
-	b := r.b
-	score := func(m engine.Point) int64 {
-		s := int64(b.Potential(r.att, m)) + int64(b.Potential(r.def, m))
-		if b.Threat(r.def, m) >= engine.ThreatFour {
+	return r.sortMoves(moves, func(m engine.Point) int64 {
+		att, def := r.potentials(m)
+		s := int64(att) + int64(def)
+		if r.b.Threat(r.def, m) >= engine.ThreatFour {
 			s += 1 << 40
 		}
 		return s
-	}
-	slices.SortStableFunc(moves, func(a, c engine.Point) int {
-		sa, sc := score(a), score(c)
-		switch {
-		case sa > sc:
-			return -1
-		case sa < sc:
-			return 1
-		}
-		return 0
 	})
-	return moves
 }
 
 // defenceCache remembers the outcome and defences of defender nodes after
