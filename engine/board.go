@@ -41,7 +41,6 @@ type Board struct {
 	sets    [2][numSets]pointSet
 	setSize [2][numSets]int
 	hash    uint64
-	symHash [NumSymmetries]uint64 // Zobrist keys of the 8 symmetric images (symmetry.go)
 	sym     *[NumSymmetries][NumCells]Point
 	history []move
 	undoLog []change // cell states overwritten by the moves in history, [:logLen]
@@ -231,9 +230,6 @@ func (b *Board) Play(p Point, c Color) {
 	b.logChange(p)
 	b.cells[p] = c
 	b.hash ^= zobrist[s&1][p]
-	for k := range b.symHash {
-		b.symHash[k] ^= zobrist[s&1][b.sym[k][p]]
-	}
 	b.setThreat(0, p, ThreatNone)
 	b.setThreat(1, p, ThreatNone)
 	b.updateLines(p, uint32(c))
@@ -248,9 +244,6 @@ func (b *Board) Undo() {
 	b.updateWindows(m.p, m.c, false)
 	b.cells[m.p] = Empty
 	b.hash ^= zobrist[(m.c-1)&1][m.p]
-	for k := range b.symHash {
-		b.symHash[k] ^= zobrist[(m.c-1)&1][b.sym[k][m.p]]
-	}
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(m.p, d)
 		b.words[d][l&(2*Stride-1)] ^= uint64(m.c) << (2 * pos)

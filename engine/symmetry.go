@@ -75,12 +75,27 @@ func InverseSymmetry(k int) int {
 // CanonicalHash returns the least of the Zobrist keys of the position's eight
 // symmetric images and the symmetry k that gives it: the position's image
 // under k is the canonical one. Symmetric positions share the result's hash.
+// The keys are computed from the stones on demand (8 per stone), not kept up
+// to date by Play: the searches never ask for them, and keeping them cost
+// every Play and Undo 16 table reads.
 func (b *Board) CanonicalHash() (uint64, int) {
-	best, k := b.symHash[0], 0
+	keys := b.symKeys()
+	best, k := keys[0], 0
 	for i := 1; i < NumSymmetries; i++ {
-		if b.symHash[i] < best {
-			best, k = b.symHash[i], i
+		if keys[i] < best {
+			best, k = keys[i], i
 		}
 	}
 	return best, k
+}
+
+// symKeys returns the Zobrist keys of the position's eight symmetric images,
+// image k at index k, computed from the stones.
+func (b *Board) symKeys() (keys [NumSymmetries]uint64) {
+	for _, m := range b.history {
+		for k := range keys {
+			keys[k] ^= zobrist[(m.c-1)&1][b.sym[k][m.p]]
+		}
+	}
+	return keys
 }

@@ -35,8 +35,8 @@ func TestSymmetry(t *testing.T) {
 				img.Play(q, colors[i])
 				h ^= ZobristKey(colors[i], q)
 			}
-			if img.Hash() != h || b.symHash[k] != h {
-				t.Fatalf("n=%d k=%d: incremental key differs from the key from scratch", n, k)
+			if img.Hash() != h || b.symKeys()[k] != h {
+				t.Fatalf("n=%d k=%d: image's key differs from the board's key of that symmetry", n, k)
 			}
 			if got, _ := img.CanonicalHash(); got != want {
 				t.Fatalf("n=%d k=%d: canonical hash %x, want %x", n, k, got, want)
