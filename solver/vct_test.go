@@ -482,3 +482,42 @@ func forbiddenWithout(b *engine.Board, att engine.Color, line []engine.Point) bo
 	}
 	return false
 }
+
+// TestSortMoves checks sortMoves against a stable sort on the same scores:
+// highest first, ties in input order, over random lists of up to 484 moves
+// (a 22x22 board) with scores across the whole range, many of them tied.
+func TestSortMoves(t *testing.T) {
+	r := &vctRun{}
+	seed := uint64(1)
+	next := func() uint64 { seed = splitmixAt(seed); return seed }
+	for trial := 0; trial < 200; trial++ {
+		n := int(next() % 485)
+		moves := make([]engine.Point, n)
+		score := map[engine.Point]int64{}
+		for i := range moves {
+			moves[i] = engine.Point(i*7 + 3)
+			switch next() % 3 {
+			case 0:
+				score[moves[i]] = int64(next() % 4) // many ties
+			case 1:
+				score[moves[i]] = int64(next() % uint64(scoreCeil+1))
+			default:
+				score[moves[i]] = scoreCeil - int64(next()%2)
+			}
+		}
+		want := slices.Clone(moves)
+		slices.SortStableFunc(want, func(a, b engine.Point) int {
+			switch {
+			case score[a] > score[b]:
+				return -1
+			case score[a] < score[b]:
+				return 1
+			}
+			return 0
+		})
+		got := r.sortMoves(moves, func(m engine.Point) int64 { return score[m] })
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d moves): sortMoves differs from a stable sort by score", trial, n)
+		}
+	}
+}
