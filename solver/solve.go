@@ -150,8 +150,10 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 		tmax = DefaultThreatLimit
 	}
 	var key storeKey
+	var sym int // the canonical symmetry, with a store (CanonicalHash costs 8 reads per stone)
 	if s.Store != nil {
-		h, sym := pr.Board.CanonicalHash()
+		var h uint64
+		h, sym = pr.Board.CanonicalHash()
 		key = storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
 			passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
 		if mode != ModeVCF {
@@ -175,7 +177,6 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	if err != nil || s.Store == nil || a.Status == StatusUnknown {
 		return a, err
 	}
-	_, sym := pr.Board.CanonicalHash()
 	e := storeEntry{status: a.Status, end: a.End, shortest: a.Shortest}
 	switch a.Status {
 	case StatusWin:

@@ -333,13 +333,15 @@ func (r *vctRun) potentials(m engine.Point) (att, def int32) {
 }
 
 // sortIndexBits and scoreCeil lay out sortMoves's keys: the score's
-// distance below scoreCeil, then the move's place in its list (a board has
-// at most 22x22 = 484 cells, under 1<<sortIndexBits). Scores lie in
-// [0, scoreCeil]: a threat class (under 16) <<40 plus potentials (each at
-// most 20*32768 < 1<<20, the attacker's <<8), or the root hint's 1<<50.
+// distance below scoreCeil, then the move's place in its list (at most
+// engine.MaxSize² = 484 moves, under 1<<sortIndexBits; the constant below
+// fails to compile otherwise). Scores lie in [0, scoreCeil]: a threat class
+// (under 16) <<40 plus potentials (each at most 20*32768 < 1<<20, the
+// attacker's <<8), or the root hint's 1<<50.
 const (
 	sortIndexBits = 10
 	scoreCeil     = int64(1) << 51
+	_             = uint(1<<sortIndexBits - engine.MaxSize*engine.MaxSize)
 )
 
 // sortMoves sorts moves in place by score(m), highest first, ties in their

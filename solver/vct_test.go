@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -484,14 +485,15 @@ func forbiddenWithout(b *engine.Board, att engine.Color, line []engine.Point) bo
 }
 
 // TestSortMoves checks sortMoves against a stable sort on the same scores:
-// highest first, ties in input order, over random lists of up to 484 moves
-// (a 22x22 board) with scores across the whole range, many of them tied.
+// highest first, ties in input order, over random lists of up to
+// engine.MaxSize² moves with scores across the whole range, many of them
+// tied.
 func TestSortMoves(t *testing.T) {
 	r := &vctRun{}
 	seed := uint64(1)
 	next := func() uint64 { seed = splitmixAt(seed); return seed }
 	for trial := 0; trial < 200; trial++ {
-		n := int(next() % 485)
+		n := int(next() % (engine.MaxSize*engine.MaxSize + 1))
 		moves := make([]engine.Point, n)
 		score := map[engine.Point]int64{}
 		for i := range moves {
@@ -506,15 +508,7 @@ func TestSortMoves(t *testing.T) {
 			}
 		}
 		want := slices.Clone(moves)
-		slices.SortStableFunc(want, func(a, b engine.Point) int {
-			switch {
-			case score[a] > score[b]:
-				return -1
-			case score[a] < score[b]:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(want, func(a, b engine.Point) int { return cmp.Compare(score[b], score[a]) })
 		got := r.sortMoves(moves, func(m engine.Point) int64 { return score[m] })
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%d moves): sortMoves differs from a stable sort by score", trial, n)
