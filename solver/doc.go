@@ -10,7 +10,8 @@
 //     ordering and shortest-line proof; tt.go its table of disproofs.
 //   - vct.go, vct_moves.go: VCT, victory by continuous threats, by df-pn
 //     (Nagai 2002) with the 1+ε trick (Pawlewicz and Lew 2007) and df-pn+
-//     initial proof numbers; threats of a VCF of up to a threat limit;
+//     initial proof numbers and Kawano's (1996) simulation of a sibling
+//     defence's proof; threats of a VCF of up to a threat limit;
 //     exact defences (counter-fours included); the graph-history argument;
 //     with AllMoves, proof-number search over all moves (solve --mode win).
 //     dfpn_table.go holds its proof-number table.

@@ -97,6 +97,50 @@ func TestQuintetVCT(t *testing.T) {
 	}
 }
 
+// TestSimulation searches quintet's VCT cases (the quick ones) and a sample
+// of lfz084's VCT books with and without simulation: every verdict reached
+// both ways must agree (a win's proof is checked by VerifyProof inside
+// Prove either way), and simulation must have proven children somewhere.
+func TestSimulation(t *testing.T) {
+	ps := quintetVCT(t)
+	if datatest.HasShared(t) {
+		ps = append(ps, lfzVCT(t, 24)...)
+	}
+	var simulated int64
+	agreed := 0
+	for _, p := range ps {
+		if p.Puzzle.Heavy {
+			continue
+		}
+		var status [2]Status
+		for i, off := range []bool{true, false} {
+			v := NewVCT(32)
+			v.noSimulation = off
+			v.ThreatLimit = max(p.Puzzle.ThreatLimit, 3)
+			res, _, err := v.Prove(context.Background(), problem(t, p), Limits{Depth: p.Puzzle.Limit, Nodes: 200_000}, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", p.Label(), err)
+			}
+			status[i] = res.Status
+			if !off {
+				simulated += v.simulated
+			} else if v.simulated != 0 {
+				t.Fatalf("%s: %d simulated with simulation off", p.Label(), v.simulated)
+			}
+		}
+		if status[0] != StatusUnknown && status[1] != StatusUnknown {
+			if status[0] != status[1] {
+				t.Errorf("%s: %v without simulation, %v with it", p.Label(), status[0], status[1])
+			}
+			agreed++
+		}
+	}
+	t.Logf("%d of %d positions decided both ways; %d children proven by simulation", agreed, len(ps), simulated)
+	if simulated == 0 {
+		t.Error("simulation proved nothing")
+	}
+}
+
 // TestCorruptedProofs damages a proof in every way VerifyProof guards
 // against and checks each is rejected.
 func TestCorruptedProofs(t *testing.T) {
@@ -408,7 +452,7 @@ func TestVCTPuzzleBooks(t *testing.T) {
 func TestThreatCandidatesComplete(t *testing.T) {
 	ps := quintetVCT(t)
 	if datatest.HasShared(t) {
-		ps = append(ps, lfzVCT(t, 16)...)
+		ps = append(ps, lfzVCT(t, 24)...)
 	}
 	checked, threats, excused := 0, 0, 0
 	var failures []string
