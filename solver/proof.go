@@ -368,7 +368,10 @@ func (r *vctRun) extractDefences(m engine.Point, d int) (*ProofNode, error) {
 	default:
 		return nil, errors.New("proof extraction met an unproven defence")
 	}
-	for _, e := range append([]engine.Point(nil), defs...) {
+	if r.b.Count(r.att, engine.FivePoints) == 0 {
+		defs = r.exactDefences(defs, d)
+	}
+	for _, e := range defs {
 		r.b.Play(e, r.def)
 		a, err := r.extract(d)
 		r.b.Undo()
@@ -378,6 +381,24 @@ func (r *vctRun) extractDefences(m engine.Point, d int) (*ProofNode, error) {
 		n.Defences = append(n.Defences, ProofDefence{Move: e, Answer: a})
 	}
 	return n, nil
+}
+
+// exactDefences returns the moves of defs (the defences of the defender node
+// on the board after a quiet move, d attacker moves left, which may hold
+// candidates quietDefences kept untested) after which the attacker has no
+// VCF of at most min(threat limit, d) moves: the real defences, in a new
+// slice.
+func (r *vctRun) exactDefences(defs []engine.Point, d int) []engine.Point {
+	out := make([]engine.Point, 0, len(defs))
+	for _, e := range defs {
+		r.b.Play(e, r.def)
+		_, _, still := r.vcf.find(min(r.threat, d))
+		r.b.Undo()
+		if !still {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // errExtractStopped: the budget of proof extraction ran out (Prove then

@@ -41,6 +41,9 @@ import (
 // with a forced block, the defender's own fours, and around a forbidden
 // block), and each candidate is kept only if the VCF then fails. A defender
 // move outside the superset leaves that VCF line playable, so it loses.
+// Past testedDefences confirmed defences the rest of the candidates are kept
+// untested (a non-defence among them is proven at once by its VCF), and a
+// proof lists only the real defences.
 //
 // When one defence of a defender node is refuted, the search first tries to
 // refute each other one by repeating that proof (simulate, Kawano 1996),

@@ -76,6 +76,9 @@ func TestQuintetVCT(t *testing.T) {
 			}
 			continue
 		}
+		if extra := extraDefences(t, proof); extra != "" {
+			t.Errorf("%s: %s", p.Label(), extra)
+		}
 		if proof.Limit != p.Puzzle.Limit || proof.ThreatLimit != p.Puzzle.ThreatLimit {
 			t.Errorf("%s: proof limits %d/%d", p.Label(), proof.Limit, proof.ThreatLimit)
 		}
@@ -139,6 +142,46 @@ func TestSimulation(t *testing.T) {
 	if simulated == 0 {
 		t.Error("simulation proved nothing")
 	}
+}
+
+// extraDefences walks a proof and returns the first defence listed after a
+// quiet move that is no defence (the attacker still has a VCF of at most
+// min(ThreatLimit, moves left) moves after it), or "". VerifyProof accepts
+// such a listing; a proof built by the search must not have one (the
+// candidates it keeps untested are filtered by exactDefences).
+func extraDefences(t *testing.T, p *Proof) string {
+	b, err := p.Board()
+	if err != nil {
+		t.Fatal(err)
+	}
+	att := p.Attacker
+	vr := newVCFRun(b, att, newFailTable(1), newBudget(context.Background(), Limits{}, nil))
+	var walk func(n *ProofNode, left int) string
+	walk = func(n *ProofNode, left int) string {
+		b.Play(n.Move, att)
+		defer b.Undo()
+		quiet := !b.LastMoveWon() && b.Count(att, engine.FivePoints) == 0
+		for _, d := range n.Defences {
+			b.Play(d.Move, att.Opponent())
+			_, _, still := vr.find(min(max(1, p.ThreatLimit), left-1))
+			msg := ""
+			if quiet && still {
+				msg = fmt.Sprintf("after %v, %v is listed but leaves a VCF", n.Move, d.Move)
+			} else if d.Answer != nil {
+				msg = walk(d.Answer, left-1)
+			}
+			b.Undo()
+			if msg != "" {
+				return msg
+			}
+		}
+		return ""
+	}
+	left := p.Limit
+	if left <= 0 {
+		left = maxVCTDepth
+	}
+	return walk(p.Root, left)
 }
 
 // TestCorruptedProofs damages a proof in every way VerifyProof guards
