@@ -429,7 +429,9 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 		return nil, andLost
 	}
 	line := slices.Clone(found)
-	cands := r.defenceCandidates(line)
+	// ordered first, so that the defences confirmed are the ones the search
+	// tries first
+	cands := r.orderDefences(r.defenceCandidates(line))
 	var out []engine.Point
 	for _, c := range cands {
 		if !b.Legal(r.def, c) {
@@ -452,7 +454,7 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 	if len(out) == 0 {
 		return nil, andWon
 	}
-	return r.orderDefences(out), andOpen
+	return out, andOpen
 }
 
 // testedDefences is how many defences quietDefences confirms, each with a
