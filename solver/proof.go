@@ -391,10 +391,7 @@ func (r *vctRun) extractDefences(m engine.Point, d int) (*ProofNode, error) {
 func (r *vctRun) exactDefences(defs []engine.Point, d int) []engine.Point {
 	out := make([]engine.Point, 0, len(defs))
 	for _, e := range defs {
-		r.b.Play(e, r.def)
-		_, _, still := r.vcf.find(min(r.threat, d))
-		r.b.Undo()
-		if !still {
+		if r.defends(e, min(r.threat, d)) {
 			out = append(out, e)
 		}
 	}

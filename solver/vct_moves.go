@@ -429,32 +429,42 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 		return nil, andLost
 	}
 	line := slices.Clone(found)
-	// ordered first, so that the defences confirmed are the ones the search
-	// tries first
-	cands := r.orderDefences(r.defenceCandidates(line))
-	var out []engine.Point
+	// legal ones only, ordered first, so that the defences confirmed are the
+	// ones the search tries first
+	cands := r.defenceCandidates(line)
+	legal := cands[:0]
 	for _, c := range cands {
-		if !b.Legal(r.def, c) {
-			continue
+		if b.Legal(r.def, c) {
+			legal = append(legal, c)
 		}
+	}
+	var out []engine.Point
+	for _, c := range r.orderDefences(legal) {
 		if len(out) >= testedDefences {
 			out = append(out, c) // untested
 			continue
 		}
-		b.Play(c, r.def)
-		_, _, still := r.vcf.find(k)
-		b.Undo()
+		if r.defends(c, k) {
+			out = append(out, c)
+		}
 		if r.vcf.stop {
 			return nil, andStopped
-		}
-		if !still {
-			out = append(out, c)
 		}
 	}
 	if len(out) == 0 {
 		return nil, andWon
 	}
 	return out, andOpen
+}
+
+// defends reports whether the defender's legal move c leaves the attacker
+// with no VCF of at most k moves (false also when the budget stops the VCF
+// search: r.vcf.stop then tells).
+func (r *vctRun) defends(c engine.Point, k int) bool {
+	r.b.Play(c, r.def)
+	_, _, still := r.vcf.find(k)
+	r.b.Undo()
+	return !still && !r.vcf.stop
 }
 
 // testedDefences is how many defences quietDefences confirms, each with a
