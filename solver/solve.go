@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"gomoku/engine"
@@ -62,12 +64,15 @@ func ParseMode(s string) (Mode, error) {
 const DefaultThreatLimit = 3
 
 // MaxAutoThreatLimit is how far Solve widens a VCT search when
-// Solver.ThreatLimit is zero and the search has a time or node limit: a
-// no-win at DefaultThreatLimit found with budget to spare is followed by
-// one search at threat limit 4, then 5, each with what is left, and the
-// answer is the first win or the no-win of the largest limit proven. On
-// lfz084's VCT books, two puzzles that limit 3 disproves in a second are
-// won at limit 4 (lfz-6x6-2/40, lfz-tengu/13); limit 5 won no more there.
+// Solver.ThreatLimit is zero and the search has a time or node limit: the
+// searches of threat limits 1..DefaultThreatLimit run as a relay (see
+// portfolio), where a search that proves no win hands its place to limit 4,
+// then 5, with what is left of the budget. The answer is the first win or
+// the no-win of the largest limit proven. On lfz084's VCT books, two
+// puzzles that limit 3 disproves in a second are won at limit 4
+// (lfz-6x6-2/40, lfz-tengu/13), and two missed at 10 s before the relay are
+// won at limit 4 in the place limit 1 leaves (lfz-gaofei/239 in 1.3 s,
+// lfz-tengu/35 in 6.5 s); limit 5 won no more there.
 const MaxAutoThreatLimit = 5
 
 // Solver answers problems one after another with shared tables and, when
@@ -88,7 +93,8 @@ type Solver struct {
 	// ThreatLimit is the largest threat limit of a VCT search: Solve runs
 	// one search per limit 1, 2, ... ThreatLimit at once and reports the
 	// first win. Zero means DefaultThreatLimit, widened up to
-	// MaxAutoThreatLimit while a time or node limit leaves budget.
+	// MaxAutoThreatLimit (a search that proves no win hands its place to
+	// the next larger limit) while a time or node limit leaves budget.
 	ThreatLimit int
 
 	mib  int    // memory of all VCT tables, MiB
@@ -223,14 +229,10 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 		return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: res.Nodes,
 			Elapsed: time.Since(start)}, Mode: ModeVCT, ThreatLimit: tmax}, nil
 	}
-	a, err := s.portfolio(ctx, pr, tmax, vlim, progress)
+	widen := mode == ModeVCT && s.ThreatLimit <= 0 && (lim.Time > 0 || lim.Nodes > 0)
+	a, err := s.portfolio(ctx, pr, tmax, widen, vlim, progress)
 	if err != nil {
 		return Answer{}, err
-	}
-	if mode == ModeVCT && a.Status == StatusNoWin && s.ThreatLimit <= 0 && (lim.Time > 0 || lim.Nodes > 0) {
-		if a, err = s.widen(ctx, pr, a, lim, start, res.Nodes, progress); err != nil {
-			return Answer{}, err
-		}
 	}
 	if a.Status == StatusWin && a.Proof != nil && isVCF(pr, a.Proof.Root, a.Line) {
 		a.Mode = ModeVCF // a proof of fours alone is a VCF the VCF search's budget missed
@@ -280,108 +282,152 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 	return lim, ""
 }
 
-// widen follows no, a VCT no-win at threat limit no.ThreatLimit, with one
-// search at each larger limit up to MaxAutoThreatLimit, each given what the
-// limits (counted from start, used nodes already spent) leave; it reuses the
-// table of the largest portfolio search. It returns the first win, else the
-// no-win of the largest limit proven: a search that stops ends the widening
-// and leaves the last no-win standing.
-func (s *Solver) widen(ctx context.Context, pr Problem, no Answer, lim Limits, start time.Time, used int64, progress ProgressFunc) (Answer, error) {
-	nodes := used + no.Nodes
-	v := s.vct(no.ThreatLimit, no.ThreatLimit)
-	defer func(t int) { v.ThreatLimit = t }(v.ThreatLimit)
-	for t := no.ThreatLimit + 1; t <= MaxAutoThreatLimit && ctx.Err() == nil; t++ {
-		sub, stopped := remaining(lim, start, nodes)
-		if stopped != "" {
-			break
-		}
-		v.ThreatLimit, v.AllMoves = t, false
-		r, proof, err := v.Prove(ctx, pr, sub, progress)
-		if err != nil {
-			return Answer{}, err
-		}
-		nodes += r.Nodes
-		if r.Status == StatusUnknown {
-			break
-		}
-		no = Answer{Result: r, Proof: proof, Mode: ModeVCT, ThreatLimit: t}
-		if r.Status == StatusWin {
-			break
-		}
-	}
-	no.Nodes = nodes - used
-	return no, nil
-}
-
-// portfolio runs the VCT searches of threat limits 1..tmax at once, each in
-// its own goroutine with its own tables and the whole time limit (the node
-// limit is split), and returns the first win; or the no-win of the largest
-// limit, whose search covers the smaller limits' threats too; or, when every
-// search stopped, unknown. A small limit finds its wins soonest, a large one
-// finds the wins the small ones cannot; on a machine with more than one core
-// running them side by side costs little. With Solver.OneSearch only the
-// largest limit runs.
-func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, lim Limits, progress ProgressFunc) (Answer, error) {
+// portfolio runs the VCT searches of threat limits first..tmax at once
+// (first is 1, or tmax with Solver.OneSearch), each in its own goroutine with
+// its own table and the whole time limit; the node limit is split into one
+// share per search. A small limit finds its wins soonest, a large one finds
+// the wins the small ones cannot; on a machine with more than one core
+// running them side by side costs little.
+//
+// With widen, the searches are a relay: a search that proves no win at
+// limit t, or that a no-win at a larger limit made pointless, hands its
+// table, the rest of its node share and the time left to the next limit not
+// yet started, up to MaxAutoThreatLimit. Threat limit 1 often proves no win
+// within a second, and its core then goes to limit 4 while 2 and 3 still
+// run (lfz-gaofei/239: limit 4 alone wins in 0.5 s, limit 3 runs out of
+// 30 s).
+//
+// It returns the first win; else the no-win of the largest limit proven,
+// when that is tmax or more (a search covers the threats of the smaller
+// limits, so it is cancelled once a larger limit proves no win); else
+// unknown. Progress is reported by the largest limit started.
+func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool, lim Limits, progress ProgressFunc) (Answer, error) {
 	type attempt struct {
-		t     int
-		res   Result
-		proof *Proof
-		err   error
+		t, slot int
+		res     Result
+		proof   *Proof
+		err     error
 	}
 	start := time.Now()
-	first := 1
+	first, last := 1, tmax
 	if s.OneSearch {
 		first = tmax
 	}
-	sub := lim
-	if lim.Nodes > 0 {
-		sub.Nodes = max(1, lim.Nodes/int64(tmax-first+1))
+	if widen {
+		last = max(tmax, MaxAutoThreatLimit)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	out := make(chan attempt, tmax)
-	for t := first; t <= tmax; t++ {
-		v := s.vct(t, tmax)
+	slots := tmax - first + 1
+	share := lim.Nodes / int64(slots) // per slot; 0 when unlimited
+	if lim.Nodes > 0 {
+		share = max(1, share)
+	}
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	out := make(chan attempt, slots)
+	vcts := make([]*VCT, slots)      // each slot's searcher (its table)
+	cancels := make([]func(), slots) // each slot's running search
+	limits := make([]int, slots)     // each slot's threat limit
+	left := make([]int64, slots)     // each slot's nodes left (with a node limit)
+	dominated := make([]bool, slots) // cancelled by a larger limit's no-win
+	var top atomic.Int32             // the largest limit started: it reports
+	var reportMu sync.Mutex
+	launch := func(slot, t int) {
+		v := vcts[slot]
 		v.ThreatLimit, v.AllMoves = t, false
-		report := ProgressFunc(nil)
-		if t == tmax {
-			report = progress
-		}
-		go func() {
+		limits[slot], dominated[slot] = t, false
+		top.Store(int32(t))
+		mine := lim
+		mine.Nodes = left[slot]
+		if lim.Time > 0 {
 			// a goroutine may start late (on one core it waits for the
 			// others' time slices): its time limit runs from the portfolio's
 			// start all the same
-			mine := sub
-			if lim.Time > 0 {
-				mine.Time = max(lim.Time-time.Since(start), time.Millisecond)
+			mine.Time = max(lim.Time-time.Since(start), time.Millisecond)
+		}
+		var report ProgressFunc
+		if progress != nil {
+			report = func(p Progress) {
+				if int(top.Load()) == t {
+					reportMu.Lock()
+					progress(p)
+					reportMu.Unlock()
+				}
 			}
-			res, proof, err := v.Prove(ctx, pr, mine, report)
-			out <- attempt{t, res, proof, err}
+		}
+		sctx, cancel := context.WithCancel(ctx)
+		cancels[slot] = cancel
+		go func() {
+			res, proof, err := v.Prove(sctx, pr, mine, report)
+			out <- attempt{t, slot, res, proof, err}
 		}()
 	}
-	var best *attempt
+	for slot := range slots {
+		vcts[slot] = s.vct(first+slot, tmax)
+		left[slot] = share
+		launch(slot, first+slot)
+	}
+	defer func() {
+		for slot, v := range vcts {
+			v.ThreatLimit = first + slot
+		}
+	}()
+	next := tmax + 1 // the next limit to start
+	running := slots
+	var win, noWin *attempt
 	var nodes int64
 	var firstErr error
 	stopped := ""
-	for n := first; n <= tmax; n++ {
+	for running > 0 {
 		a := <-out
+		running--
+		cancels[a.slot]()
 		nodes += a.res.Nodes
+		if lim.Nodes > 0 {
+			left[a.slot] -= a.res.Nodes
+		}
+		free := false // the slot may take the next limit
 		switch {
 		case a.err != nil:
 			if firstErr == nil {
 				firstErr = a.err
 			}
-			cancel()
-		case a.res.Status == StatusWin && best == nil,
-			a.res.Status == StatusNoWin && a.t == tmax && best == nil:
-			best = &a
-			cancel() // the others' answers are not needed
-		case a.res.Status == StatusUnknown && a.res.Stopped != "cancelled" && stopped == "":
+			cancelAll()
+		case a.res.Status == StatusWin:
+			if win == nil {
+				win = &a
+			}
+			cancelAll() // the others' answers are not needed
+		case a.res.Status == StatusNoWin:
+			if a.t >= tmax && (noWin == nil || a.t > noWin.t) {
+				noWin = &a
+			}
+			for slot, t := range limits {
+				if t < a.t && slot != a.slot {
+					dominated[slot] = true
+					cancels[slot]()
+				}
+			}
+			next = max(next, a.t+1)
+			free = true
+		case a.res.Stopped == "cancelled" && dominated[a.slot]:
+			free = true
+		case a.res.Stopped != "cancelled" && stopped == "":
 			stopped = a.res.Stopped
+		}
+		limits[a.slot] = 0
+		if free && next <= last && ctx.Err() == nil && (lim.Nodes == 0 || left[a.slot] > 0) &&
+			(lim.Time == 0 || time.Since(start) < lim.Time) {
+			launch(a.slot, next)
+			next++
+			running++
 		}
 	}
 	if firstErr != nil {
 		return Answer{}, firstErr
+	}
+	best := win
+	if best == nil {
+		best = noWin
 	}
 	if best == nil {
 		if stopped == "" {
