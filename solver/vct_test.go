@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -255,6 +256,69 @@ func TestCorruptedProofs(t *testing.T) {
 	var bad Proof
 	if err := json.Unmarshal([]byte(`{"format":"something-else","version":1}`), &bad); !errors.Is(err, ErrProofFormat) {
 		t.Errorf("foreign JSON: %v", err)
+	}
+}
+
+// TestVerifyProofParallel checks the first proof of a quintet quick VCT
+// case that is large enough to be split (vct_game_black_l14_1, 1,158
+// attacker moves) on every core and on one, intact and with one defence left out at
+// each of a dozen quiet threats spread over the tree: both checks must agree
+// on the verdict and report the same first flaw.
+func TestVerifyProofParallel(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one core: the check runs on one goroutine")
+	}
+	v := NewVCT(64)
+	large := 0
+	for _, p := range quintetVCT(t) {
+		if p.Puzzle.Expect != "win" || !slices.Contains(p.Puzzle.Tags, "quick") {
+			continue
+		}
+		_, proof := proveCase(t, v, p)
+		if proof == nil || attackerNodes(proof.Root, map[*ProofNode]int{}) < minParallelProof {
+			continue
+		}
+		large++
+		// the quiet threats, in depth-first order
+		var quiet []*ProofNode
+		var walk func(n *ProofNode)
+		walk = func(n *ProofNode) {
+			if n == nil {
+				return
+			}
+			if len(n.Defences) > 1 {
+				quiet = append(quiet, n)
+			}
+			for _, d := range n.Defences {
+				walk(d.Answer)
+			}
+		}
+		walk(proof.Root)
+		check := func(name string) {
+			size, err := VerifyProof(proof)
+			prev := runtime.GOMAXPROCS(1)
+			size1, err1 := VerifyProof(proof)
+			runtime.GOMAXPROCS(prev)
+			if size != size1 || fmt.Sprint(err) != fmt.Sprint(err1) {
+				t.Errorf("%s, %s: %d, %v on every core; %d, %v on one", p.Label(), name, size, err, size1, err1)
+			}
+			if name != "intact" && err == nil {
+				t.Errorf("%s, %s: accepted", p.Label(), name)
+			}
+		}
+		check("intact")
+		step := max(1, len(quiet)/12)
+		for i := 0; i < len(quiet); i += step {
+			n := quiet[i]
+			saved := n.Defences
+			n.Defences = slices.Clone(saved[1:])
+			check(fmt.Sprintf("quiet threat %d of %d without %v", i, len(quiet), saved[0].Move))
+			n.Defences = saved
+		}
+		break // one proof is enough (the next, 6,562 moves, takes seconds)
+	}
+	if large == 0 {
+		t.Errorf("no proof of %d attacker moves or more", minParallelProof)
 	}
 }
 
