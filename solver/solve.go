@@ -297,6 +297,11 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 // run (lfz-gaofei/239: limit 4 alone wins in 0.5 s, limit 3 runs out of
 // 30 s).
 //
+// Once a search proves its root, the others are stopped and no limit is
+// started until it returns: its proof is then built and checked
+// (VerifyProof, on every core) without sharing the cores, which for a proof
+// of tens of thousands of moves takes a second or more.
+//
 // It returns the first win; else the no-win of the largest limit proven,
 // when that is tmax or more (a search covers the threats of the smaller
 // limits, so it is cancelled once a larger limit proves no win); else
@@ -324,6 +329,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	out := make(chan attempt, slots)
+	proven := make(chan int, 1)      // a slot whose search proved a win
 	vcts := make([]*VCT, slots)      // each slot's searcher (its table)
 	cancels := make([]func(), slots) // each slot's running search
 	limits := make([]int, slots)     // each slot's threat limit
@@ -356,6 +362,15 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 		}
 		sctx, cancel := context.WithCancel(ctx)
 		cancels[slot] = cancel
+		v.proven = func() {
+			if sctx.Err() != nil {
+				return // stopped already: its proof will not be built
+			}
+			select {
+			case proven <- slot:
+			default: // a win already stops the others
+			}
+		}
 		go func() {
 			res, proof, err := v.Prove(sctx, pr, mine, report)
 			out <- attempt{t, slot, res, proof, err}
@@ -368,7 +383,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	}
 	defer func() {
 		for slot, v := range vcts {
-			v.ThreatLimit = first + slot
+			v.ThreatLimit, v.proven = first+slot, nil
 		}
 	}()
 	next := tmax + 1 // the next limit to start
@@ -377,10 +392,29 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	var nodes int64
 	var firstErr error
 	stopped := ""
+	building := -1 // the slot whose proof is being built, if any
 	for running > 0 {
-		a := <-out
+		var a attempt
+		select {
+		case slot := <-proven:
+			if building >= 0 {
+				continue // a proof is already built: the later one was stopped
+			}
+			// the proof is built and checked next: give it the cores
+			building = slot
+			for other, cancel := range cancels {
+				if other != slot && limits[other] != 0 {
+					cancel()
+				}
+			}
+			continue
+		case a = <-out:
+		}
 		running--
 		cancels[a.slot]()
+		if a.slot == building {
+			building = -1
+		}
 		nodes += a.res.Nodes
 		if lim.Nodes > 0 {
 			left[a.slot] -= a.res.Nodes
@@ -415,7 +449,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 			stopped = a.res.Stopped
 		}
 		limits[a.slot] = 0
-		if free && next <= last && ctx.Err() == nil && (lim.Nodes == 0 || left[a.slot] > 0) &&
+		if free && building < 0 && next <= last && ctx.Err() == nil && (lim.Nodes == 0 || left[a.slot] > 0) &&
 			(lim.Time == 0 || time.Since(start) < lim.Time) {
 			launch(a.slot, next)
 			next++

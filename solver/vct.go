@@ -77,6 +77,9 @@ type VCT struct {
 	// simulated counts the children the last search proved by simulation.
 	noSimulation bool
 	simulated    int64
+	// proven, if set, is called once the root is proven, before the proof
+	// is built and checked (Solver.portfolio stops the other searches).
+	proven func()
 }
 
 // NewVCT returns a VCT searcher whose tables take about mib MiB
@@ -286,6 +289,9 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		// as the search's own again (nodes and time), so a win found near
 		// the limit still comes with its proof; if even that runs out, the
 		// result is unknown: a win is never reported without a proof.
+		if v.proven != nil {
+			v.proven()
+		}
 		r.stop, r.vcf.stop = false, false
 		r.bu = newBudget(ctx, lim, nil)
 		r.vcf.bu = r.bu
