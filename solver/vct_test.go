@@ -448,6 +448,37 @@ func TestThreatLimitRelay(t *testing.T) {
 	}
 }
 
+// TestSimultaneousProofs solves puzzles whose threat-limit searches prove
+// their roots within milliseconds of one another, several times each: the
+// first proof must be built and reported, and a second one arriving while it
+// is built must not stop it. (When the second proof stopped the first, 14 of
+// lfz084's VCT puzzles came back unknown within 0.5 s, these among them.)
+func TestSimultaneousProofs(t *testing.T) {
+	want := map[string]bool{"lfz-gaofei/10": true, "lfz-gaofei/90": true, "lfz-tengu/103": true,
+		"lfz-white-win100/55": true, "lfz-white-win100/56": true, "lfz-white-win100/67": true,
+		"lfz-white-win100/100": true}
+	var prs []Problem
+	var labels []string
+	for _, p := range lfzVCT(t, 1) {
+		if want[p.Label()] {
+			prs, labels = append(prs, problem(t, p)), append(labels, p.Label())
+		}
+	}
+	if len(prs) != len(want) {
+		t.Fatalf("%d of %d puzzles found", len(prs), len(want))
+	}
+	s := NewSolver(64)
+	for round := range 4 {
+		for i, pr := range prs {
+			a, err := s.Solve(context.Background(), pr, ModeVCT, Limits{Time: time.Minute}, nil)
+			if err != nil || a.Status != StatusWin {
+				t.Errorf("%s, round %d: %v at threat limit %d, %q (%v), want a win",
+					labels[i], round, a.Status, a.ThreatLimit, a.Stopped, err)
+			}
+		}
+	}
+}
+
 // TestWinMode checks the proof-number search over all moves: an exhaustive
 // disproof on a small board, and wins found by the VCF and VCT stages.
 func TestWinMode(t *testing.T) {
