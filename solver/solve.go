@@ -403,8 +403,8 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 			// the proof is built and checked next: give it the cores
 			building = slot
 			for other, cancel := range cancels {
-				if other != slot && limits[other] != 0 {
-					cancel()
+				if other != slot {
+					cancel() // a no-op for a search that has returned
 				}
 			}
 			continue
