@@ -412,8 +412,10 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 		vals[i] = [2]uint32{cpn, cdn}
 	}
 	// simFrom is a proven defence, whose proof the others may repeat
-	// (simulate); tried marks the children simulation was tried on
-	simFrom, tried := -1, uint64(0)
+	// (simulate); tried marks the children simulation was tried on, one
+	// bit per child (a node has fewer than engine.NumCells children)
+	simFrom := -1
+	var tried [engine.NumCells / 64]uint64
 	if !or && r.simulation {
 		for i, v := range vals {
 			if v[0] == 0 {
@@ -459,8 +461,8 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			break
 		}
 		m := moves[bi]
-		if simFrom >= 0 && (bi >= 64 || tried&(1<<bi) == 0) {
-			tried |= 1 << (bi & 63)
+		if simFrom >= 0 && tried[bi>>6]&(1<<(bi&63)) == 0 {
+			tried[bi>>6] |= 1 << (bi & 63)
 			r.b.Play(m, mover)
 			ok := r.simulate(keys[simFrom]^keys[bi], moves[simFrom], cd)
 			r.b.Undo()
