@@ -267,16 +267,17 @@ func (r *vctRun) reachesOffLine(q engine.Point, dir engine.Direction, need engin
 // between, must reach a blocked three along another direction or lie within
 // four cells of a four-point along dir (mark: r.dirMark's generation for
 // dir). It reads line patterns only, never whether a cell is forbidden, so
-// it holds for black under renju too: the patterns are black's exact-five
-// ones, and the cells whose forbidden status a stone can change are added
-// by threatCandidates's renju rule. On lfz084's VCT books it drops about a
-// quarter of the candidates at threat limit 3. Applied to black under renju
-// too (it was white's only before), it won 4 of the 38 puzzles missed at
-// 10 s within 6M nodes each at threat limit 3, against 2 (gaofei/3, 137,
-// 152 and 173, against 152 and 180), and TestThreatCandidatesComplete run
-// over quintet's VCT cases and every lfz084 VCT puzzle (563 positions,
-// 10,000 nodes each, 32.6M moves) found no threat of threat limit 3 outside
-// the candidates.
+// the argument holds for black under renju too (the patterns are black's
+// exact-five ones); a stone that matters only by changing which cells are
+// forbidden is threatCandidates's renju rule's to add, with that rule's
+// known gaps. On lfz084's VCT books it drops about a quarter of the
+// candidates at threat limit 3. Applied to black under renju too (it was
+// white's only before), it won 4 of the 38 puzzles missed at 10 s within 6M
+// nodes each at threat limit 3, against 2 (gaofei/3, 137, 152 and 173,
+// against 152 and 180); TestThreatCandidatesComplete, widened by hand to
+// quintet's VCT cases and every lfz084 VCT puzzle (563 positions, 10,000
+// nodes each, 32.6M moves), found no threat of threat limit 3 outside the
+// candidates.
 func (r *vctRun) twoCanGrow(p engine.Point, dir engine.Direction, mark uint32) bool {
 	step := engine.Dirs[dir]
 	for _, sign := range [2]int{1, -1} {
