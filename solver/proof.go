@@ -327,6 +327,9 @@ func (r *vctRun) extract(d int) (*ProofNode, error) {
 		return vcfChain(line), nil
 	}
 	moves := append([]engine.Point(nil), r.attacks(d)...)
+	if r.stop {
+		return nil, errExtractStopped
+	}
 	// the proven move with the least work below it makes the smallest proof
 	for pass := 0; pass < 2; pass++ {
 		best, bestWork := engine.NoPoint, uint32(0)

@@ -48,14 +48,18 @@ func NewVCF(mib int) *VCF {
 
 // vcfRun is the state of one search.
 type vcfRun struct {
-	b         *engine.Board
-	att, def  engine.Color
-	renjuDef  bool // the defender is black under renju: its blocks can be forbidden
-	renjuAtt  bool // the attacker is black under renju: its fours can be forbidden
-	tt        *failTable
-	bu        *budget
-	nodes     int64
-	hits      int64
+	b        *engine.Board
+	att, def engine.Color
+	renjuDef bool // the defender is black under renju: its blocks can be forbidden
+	renjuAtt bool // the attacker is black under renju: its fours can be forbidden
+	tt       *failTable
+	bu       *budget
+	nodes    int64
+	hits     int64
+	// nodeCap stops the search once nodes exceed it: the budget's node
+	// limit, or a smaller cap of one call (capped then says so)
+	nodeCap   int64
+	capped    bool
 	depthLim  int
 	cutoff    bool // some branch stopped at the depth limit
 	stop      bool
@@ -77,7 +81,7 @@ func newVCFRun(b *engine.Board, att engine.Color, tt *failTable, bu *budget) *vc
 // reset prepares r for a new search as newVCFRun does, keeping its buffers.
 func (r *vcfRun) reset(b *engine.Board, att engine.Color, tt *failTable, bu *budget) {
 	def := att.Opponent()
-	*r = vcfRun{b: b, att: att, def: def, tt: tt, bu: bu,
+	*r = vcfRun{b: b, att: att, def: def, tt: tt, bu: bu, nodeCap: bu.maxNodes,
 		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
 		renjuAtt: b.Rule() == engine.Renju && att == engine.Black,
 		line:     r.line[:0], fwd: r.fwd[:0], moveBufs: r.moveBufs, scoreBufs: r.scoreBufs}
@@ -186,8 +190,13 @@ func attackerMoves(line []engine.Point) int { return (len(line) + 1) / 2 }
 func (r *vcfRun) attack(depth, ply int) bool {
 	b := r.b
 	r.nodes++
-	if r.bu.maxNodes > 0 && r.nodes > r.bu.maxNodes {
-		r.bu.stopped, r.stop = "nodes", true
+	if r.nodeCap > 0 && r.nodes > r.nodeCap {
+		if r.bu.maxNodes > 0 && r.nodes > r.bu.maxNodes {
+			r.bu.stopped = "nodes"
+		} else {
+			r.capped = true
+		}
+		r.stop = true
 		return false
 	}
 	if r.nodes&(pollInterval-1) == 0 && !r.bu.poll(r.nodes, r.depthLim) {

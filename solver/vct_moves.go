@@ -21,13 +21,15 @@ func (r *vctRun) attacks(d int) []engine.Point {
 	case n > 1:
 		return nil
 	case n == 1:
+		r.defThreat = true // the defender has a four: its block's defender node checks
 		if q := b.FirstPoint(r.def, engine.FivePoints); b.Legal(r.att, q) {
 			return []engine.Point{q}
 		}
 		return nil
 	}
 	key := r.key(true, d)
-	if moves, _, ok := r.orCache.get(key); ok {
+	if moves, state, ok := r.orCache.get(key); ok {
+		r.defThreat = state == orDefenderVCF
 		return moves
 	}
 	cands := r.threatCandidates(r.buf(r.ply))
@@ -35,19 +37,88 @@ func (r *vctRun) attacks(d int) []engine.Point {
 	if candidateCheck != nil && d-1 >= 1 {
 		candidateCheck(r, min(r.threat, d-1), cands)
 	}
+	// If the defender has a VCF, a quiet move must stop it: the moves that
+	// cannot (outside defenceCandidates of its line, seen from the
+	// defender's side) leave that line playable and lose to it. Fours stay:
+	// they force the block first.
+	stopGen := uint32(0)
+	line, ok := r.defenderVCFLine()
+	r.defThreat = ok
+	if ok {
+		if stoppers := r.defenceCandidates(line, r.def); len(stoppers) < b.Size()*b.Size()-b.Stones() {
+			stopGen = r.markGen
+		}
+	} else if r.stop {
+		return nil // not cached: the list is not known
+	}
+	stops := func(m engine.Point) bool { return stopGen == 0 || r.mark[m] == stopGen }
 	moves := make([]engine.Point, 0, len(cands)) // kept by the cache: not a scratch buffer
 	for _, m := range cands {
-		if d-1 >= 1 || b.Threat(r.att, m) >= engine.ThreatFour {
+		if b.Threat(r.att, m) >= engine.ThreatFour || d-1 >= 1 && stops(m) {
 			moves = append(moves, m)
 		}
 	}
 	moves = r.orderAttacks(moves)
 	if r.allMoves && d-1 >= 1 {
 		// every other legal move too, after the threats, nearest first
-		moves = append(moves, r.quietMoves(moves)...)
+		for _, m := range r.quietMoves(moves) {
+			if stops(m) {
+				moves = append(moves, m)
+			}
+		}
 	}
-	r.orCache.put(key, moves, andOpen)
+	state := andOpen
+	if r.defThreat {
+		state = orDefenderVCF
+	}
+	r.orCache.put(key, moves, state)
 	return moves
+}
+
+// defenderVCFCap bounds each of defenderVCF's searches, in nodes: one that
+// runs out counts as no VCF, which only prunes less. The defender's VCF
+// searches that fail are the costly ones (every four of the defender tried
+// to the end); on lfz-gaofei/116 at threat limit 3 they took 9,845 nodes of
+// 16,089 uncapped and 1,197 of 7,479 capped at 16, with the same proof. On
+// 14 hard lfz084 VCT puzzles (threat limit 3 alone, 12M nodes each) both
+// won 11, in 161 s of search capped against 180 s uncapped.
+const defenderVCFCap = 16
+
+// defenderVCF reports whether the defender, were it to move now, would win
+// by a VCF (of any length, within defenderVCFCap nodes). A quiet attacker
+// move (no four) that leaves the defender such a VCF loses to it, whatever
+// it threatens: the defender ignores the threat and makes five first, the
+// attacker's blocks forced all the way (the VCF search lets the attacker
+// block with a four of its own where it can). This is the defender's
+// counter-threat that threat-space search must check before it trusts a
+// threat sequence (Allis 1994, ch. 4); here it refutes quiet moves at once,
+// where the search would otherwise find the defender's fours among the
+// defences of every such move and follow them one by one.
+func (r *vctRun) defenderVCF() bool {
+	_, ok := r.defenderVCFLine()
+	return ok
+}
+
+// defenderVCFLine returns the defender's VCF line from the current position
+// as if the attacker had passed, in a buffer the next call reuses, or false
+// (also when the budget stops the search: r.stop then tells).
+func (r *vctRun) defenderVCFLine() ([]engine.Point, bool) {
+	if !r.defVCF {
+		return nil, false
+	}
+	r.dvcf.nodeCap = defenderVCFCap
+	line, _, ok := r.dvcf.find(maxVCFDepth)
+	r.vcf.nodes += r.dvcf.nodes // one count of the run's nodes
+	r.dvcf.nodes = 0
+	if r.dvcf.capped {
+		r.dvcf.stop, r.dvcf.capped = false, false
+		return nil, false
+	}
+	if r.dvcf.stop {
+		r.stop = true
+		return nil, false
+	}
+	return line, ok
 }
 
 // candidateCheck, when set (by tests only), is called at every attacker
@@ -331,6 +402,22 @@ func (r *vctRun) orderAttacks(moves []engine.Point) []engine.Point {
 	})
 }
 
+var FourOrder int
+
+// usefulFour: the four stone makes something in another direction.
+func (r *vctRun) usefulFour(m engine.Point) bool {
+	for d := engine.Direction(0); d < engine.NumDirs; d++ {
+		l := r.b.LinePattern(r.att, m, d)
+		if l >= engine.Four || l == engine.Overline {
+			continue
+		}
+		if l >= engine.FlexTwo {
+			return true
+		}
+	}
+	return false
+}
+
 // potentials returns v(m), the sum of the window scores through m (Garcia
 // 2020), for the attacker and the defender, read in one pass.
 func (r *vctRun) potentials(m engine.Point) (att, def int32) {
@@ -378,6 +465,9 @@ const (
 	andWon            // the attacker has won
 	andLost           // the attacker's move failed
 	andStopped        // the budget ran out
+	// orDefenderVCF marks a cached attacker node's move list made where the
+	// defender had a VCF (see attacks and vctRun.defThreat)
+	orDefenderVCF
 )
 
 // defences evaluates the defender node after the attacker's last move, with
@@ -427,20 +517,30 @@ func (r *vctRun) defences(d int) ([]engine.Point, int) {
 func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 	b := r.b
 	found, _, ok := r.vcf.find(k)
-	if !ok {
-		if r.vcf.stop {
-			return nil, andStopped
-		}
-		if r.allMoves {
-			// no threat: every legal defender move must be answered
-			return r.orderDefences(r.legalMoves(r.def)), andOpen
-		}
+	if !ok && r.vcf.stop {
+		return nil, andStopped
+	}
+	if !ok && !r.allMoves {
 		return nil, andLost
 	}
 	line := slices.Clone(found)
+	// The move was not a four, so the defender may ignore it: with a VCF of
+	// its own it wins first. Only looked for where the defender had a VCF
+	// before the move (the move is then one that may stop it): elsewhere a
+	// move rarely gives the defender a VCF, and the search finds it anyway.
+	if r.defThreat && r.defenderVCF() {
+		return nil, andLost
+	}
+	if r.stop {
+		return nil, andStopped
+	}
+	if !ok {
+		// no threat (AllMoves): every legal defender move must be answered
+		return r.orderDefences(r.legalMoves(r.def)), andOpen
+	}
 	// legal ones only, ordered first, so that the defences confirmed are the
 	// ones the search tries first
-	cands := r.defenceCandidates(line)
+	cands := r.defenceCandidates(line, r.att)
 	legal := cands[:0]
 	for _, c := range cands {
 		if b.Legal(r.def, c) {
@@ -553,19 +653,23 @@ func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 	return out
 }
 
-// defenceCandidates returns a superset of the defender's moves that can stop
-// the attacker's VCF line (played from the current position, the defender
-// having passed): the line's cells and final five-points, the cells where a
-// defender stone would make a four with a forced block (addCounterCells), the
-// defender's own fours, and under renju the cells around a forbidden block;
-// where forbidden points could change in ways that reach further (a black
-// double-three candidate in the line, a forbidden block by double-three),
-// every empty cell.
-func (r *vctRun) defenceCandidates(line []engine.Point) []engine.Point {
+// defenceCandidates returns a superset of the moves of c's opponent (the
+// stopper) that can stop c's VCF line (played from the current position, the
+// stopper having passed): the line's cells and final five-points, the cells
+// where a stopper stone would make a four with a forced block
+// (addCounterCells), the stopper's own fours, and under renju the cells
+// around a forbidden block; where forbidden points could change in ways that
+// reach further (a black double-three candidate in the line, a forbidden
+// block by double-three), every empty cell. c is the attacker for the
+// defences of a threat, the defender for the attacker's moves that stop the
+// defender's VCF (attacks).
+func (r *vctRun) defenceCandidates(line []engine.Point, c engine.Color) []engine.Point {
 	b := r.b
+	s := c.Opponent()
+	renju := b.Rule() == engine.Renju
 	r.markGen++
 	all := false
-	r.cells = b.Points(r.def, engine.FourPoints, r.cells[:0])
+	r.cells = b.Points(s, engine.FourPoints, r.cells[:0])
 	for _, p := range r.cells {
 		r.mark[p] = r.markGen
 	}
@@ -573,23 +677,23 @@ func (r *vctRun) defenceCandidates(line []engine.Point) []engine.Point {
 	for i, m := range line {
 		r.mark[m] = r.markGen
 		if i%2 == 0 {
-			if r.renjuAtt && b.ForbiddenCandidate(m) {
+			if renju && c == engine.Black && b.ForbiddenCandidate(m) {
 				all = true
 			}
-			b.Play(m, r.att)
+			b.Play(m, c)
 		} else {
-			b.Play(m, r.def)
-			r.addCounterCells(m)
+			b.Play(m, s)
+			r.addCounterCells(m, s)
 		}
 		played++
 	}
-	if len(line)%2 == 1 && !b.LastMoveWon() { // ends on an attacker four
-		r.cells = b.Points(r.att, engine.FivePoints, r.cells[:0])
+	if len(line)%2 == 1 && !b.LastMoveWon() { // ends on a four of c
+		r.cells = b.Points(c, engine.FivePoints, r.cells[:0])
 		fives := r.cells
 		for _, f := range fives {
 			r.mark[f] = r.markGen
 		}
-		if len(fives) == 1 && r.renjuDef {
+		if len(fives) == 1 && renju && s == engine.Black {
 			r.addLineCells(fives[0], 5)
 			if b.Forbidden(fives[0]) == engine.DoubleThree {
 				all = true
@@ -612,12 +716,12 @@ func (r *vctRun) defenceCandidates(line []engine.Point) []engine.Point {
 	return out
 }
 
-// addCounterCells marks the cells where a defender stone would make a four
+// addCounterCells marks the cells where a stone of s would make a four
 // through the forced block m just played: cells on m's lines, within four
-// steps, whose defender line pattern along that line is a four or better.
-// A counter-four that the defender could make at any later stage of the
-// VCF includes that stage's block, so marking at every block covers all.
-func (r *vctRun) addCounterCells(m engine.Point) {
+// steps, whose line pattern for s along that line is a four or better. A
+// counter-four that s could make at any later stage of the VCF includes
+// that stage's block, so marking at every block covers all.
+func (r *vctRun) addCounterCells(m engine.Point, s engine.Color) {
 	b := r.b
 	for d, step := range engine.Dirs {
 		for _, sign := range [2]int{1, -1} {
@@ -626,7 +730,7 @@ func (r *vctRun) addCounterCells(m engine.Point) {
 				if !b.OnBoard(q) {
 					break
 				}
-				if b.At(q) == engine.Empty && b.LinePattern(r.def, q, engine.Direction(d)) >= engine.Four {
+				if b.At(q) == engine.Empty && b.LinePattern(s, q, engine.Direction(d)) >= engine.Four {
 					r.mark[q] = r.markGen
 				}
 			}

@@ -145,6 +145,88 @@ func TestSimulation(t *testing.T) {
 	}
 }
 
+// TestDefenderVCF checks the cut by the defender's own VCF (defenderVCF).
+// On a freestyle board where white, the defender, has an open three (a VCF
+// of one move: the straight four), black's quiet moves at the root must be
+// cut to the cells that may stop it, while without the cut black's own
+// threes are there too; and quintet's VCT cases and a sample of lfz084's
+// books reach the same verdicts with the cut and without it.
+func TestDefenderVCF(t *testing.T) {
+	b, err := engine.NewBoard(15, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(c engine.Color, points ...string) {
+		for _, s := range points {
+			p, err := engine.ParsePoint(s, 15)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Put(p, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	put(engine.White, "e5", "f5", "g5")
+	put(engine.Black, "j10", "k10", "h6", "h7")
+	stoppers := map[string]bool{"d5": true, "h5": true, "c5": true, "i5": true}
+	for _, cut := range []bool{true, false} {
+		v := NewVCT(8)
+		v.noDefenderVCF = !cut
+		v.ThreatLimit = 1
+		r := v.newRun(b.Clone(), engine.Black, newBudget(context.Background(), Limits{}, nil))
+		moves := r.attacks(10)
+		var listed []string
+		outside := false
+		for _, m := range moves {
+			listed = append(listed, m.String())
+			outside = outside || !stoppers[m.String()]
+		}
+		if cut && (outside || len(moves) == 0) {
+			t.Errorf("with the cut: moves %v, want a non-empty subset of %v", listed, stoppers)
+		}
+		if !cut && !outside {
+			t.Errorf("without the cut: moves %v, want black's threes too", listed)
+		}
+		if r.defThreat != cut {
+			t.Errorf("cut %v: defThreat %v", cut, r.defThreat)
+		}
+		t.Logf("cut %v: %v", cut, listed)
+	}
+
+	ps := quintetVCT(t)
+	if datatest.HasShared(t) {
+		ps = append(ps, lfzVCT(t, 24)...)
+	}
+	agreed := 0
+	for _, p := range ps {
+		if p.Puzzle.Heavy {
+			continue
+		}
+		var status [2]Status
+		for i, off := range []bool{true, false} {
+			v := NewVCT(32)
+			v.noDefenderVCF = off
+			v.ThreatLimit = max(p.Puzzle.ThreatLimit, 3)
+			res, _, err := v.Prove(context.Background(), problem(t, p), Limits{Depth: p.Puzzle.Limit, Nodes: 200_000}, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", p.Label(), err)
+			}
+			status[i] = res.Status
+		}
+		if status[0] != StatusUnknown && status[1] != StatusUnknown {
+			if status[0] != status[1] {
+				t.Errorf("%s: %v without the cut, %v with it", p.Label(), status[0], status[1])
+			}
+			agreed++
+		}
+	}
+	t.Logf("%d of %d positions decided both ways", agreed, len(ps))
+	if agreed < len(ps)/2 {
+		t.Errorf("only %d of %d positions decided both ways", agreed, len(ps))
+	}
+}
+
 // extraDefences walks a proof and returns the first defence listed after a
 // quiet move that is no defence (the attacker still has a VCF of at most
 // min(ThreatLimit, moves left) moves after it), or "". VerifyProof accepts
