@@ -203,6 +203,12 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 	case r.threat >= 5:
 		defNeed = engine.BlockedOne
 	}
+	// weakest: the weakest line pattern of the attacker that can qualify a
+	// cell along some line
+	weakest := need
+	if nearNeed != engine.Dead {
+		weakest = min(need, nearNeed)
+	}
 	// dirMark[d][p] == near[d]: p lies on a line along d within four cells
 	// of a four-point
 	var near [engine.NumDirs]uint32
@@ -241,6 +247,10 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 				continue
 			}
 			ok := b.Threat(r.att, p) >= engine.ThreatFour
+			if !ok && maxLine[b.LinePatterns(r.att, p)] < weakest &&
+				(defNeed == engine.Dead || maxLine[b.LinePatterns(r.def, p)] < defNeed) {
+				continue // no line through p can qualify (most cells)
+			}
 			for dir := engine.Direction(0); !ok && dir < engine.NumDirs; dir++ {
 				l := b.LinePattern(r.att, p, dir)
 				ok = l >= need && l != engine.Overline ||
@@ -267,6 +277,17 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 	}
 	return moves
 }
+
+// maxLine gives, per cell's four packed line patterns (Board.LinePatterns),
+// the strongest of them: threatCandidates's quick test of a cell.
+var maxLine = func() (t [1 << 16]engine.LinePattern) {
+	for k := range t {
+		for d := 0; d < engine.NumDirs; d++ {
+			t[k] = max(t[k], engine.LinePattern(k>>(4*d)&0xf))
+		}
+	}
+	return t
+}()
 
 // preBlocks tells whether an attacker stone at p could pre-empt a
 // defender five-point along dir that the blocks of a VCF of at most
