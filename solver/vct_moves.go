@@ -423,22 +423,6 @@ func (r *vctRun) orderAttacks(moves []engine.Point) []engine.Point {
 	})
 }
 
-var FourOrder int
-
-// usefulFour: the four stone makes something in another direction.
-func (r *vctRun) usefulFour(m engine.Point) bool {
-	for d := engine.Direction(0); d < engine.NumDirs; d++ {
-		l := r.b.LinePattern(r.att, m, d)
-		if l >= engine.Four || l == engine.Overline {
-			continue
-		}
-		if l >= engine.FlexTwo {
-			return true
-		}
-	}
-	return false
-}
-
 // potentials returns v(m), the sum of the window scores through m (Garcia
 // 2020), for the attacker and the defender, read in one pass.
 func (r *vctRun) potentials(m engine.Point) (att, def int32) {
