@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,21 +60,20 @@ func ParseMode(s string) (Mode, error) {
 
 // DefaultThreatLimit is the threat limit Solve raises VCT searches to when
 // Solver.ThreatLimit is zero: threats of a VCF of up to three moves, which
-// covers the fukumi of renju problems. Measured on lfz084's VCT books at
-// 10 s each, 4 solves four puzzles 3 misses but loses more to the budget it
-// takes from the smaller limits (net worse), so 3 stays.
+// covers the fukumi of renju problems. A no-win is reported only at this
+// limit or above. Without a time or node limit, Solve runs limits 1..3 side
+// by side; with one, it widens (MaxAutoThreatLimit).
 const DefaultThreatLimit = 3
 
 // MaxAutoThreatLimit is how far Solve widens a VCT search when
 // Solver.ThreatLimit is zero and the search has a time or node limit: the
-// searches of threat limits 1..DefaultThreatLimit run as a relay (see
-// portfolio), where a search that proves no win hands its place to limit 4,
-// then 5, with what is left of the budget. The answer is the first win or
-// the no-win of the largest limit proven. On lfz084's VCT books, two
-// puzzles that limit 3 disproves in a second are won at limit 4
-// (lfz-6x6-2/40, lfz-tengu/13), and two missed at 10 s before the relay are
-// won at limit 4 in the place limit 1 leaves (lfz-gaofei/239 in 1.3 s,
-// lfz-tengu/35 in 6.5 s); limit 5 won no more there.
+// searches of threat limits 2 and MaxAutoThreatLimit start at once, and a
+// search that proves no win hands its place to limit 4, then 3 (see
+// autoLimits and portfolio). The answer is the first win or the no-win of
+// the largest limit proven. On lfz084's VCT books, two puzzles that limit 3
+// disproves in a second are won at limit 4 (lfz-6x6-2/40, lfz-tengu/13),
+// and limit 5 alone wins as many puzzles in 10 s as 3 or 4 alone (486,
+// 484, 485 of 531), not all the same ones.
 const MaxAutoThreatLimit = 5
 
 // Solver answers problems one after another with shared tables and, when
@@ -92,9 +93,10 @@ type Solver struct {
 	OneSearch bool
 	// ThreatLimit is the largest threat limit of a VCT search: Solve runs
 	// one search per limit 1, 2, ... ThreatLimit at once and reports the
-	// first win. Zero means DefaultThreatLimit, widened up to
-	// MaxAutoThreatLimit (a search that proves no win hands its place to
-	// the next larger limit) while a time or node limit leaves budget.
+	// first win. Zero means DefaultThreatLimit, or with a time or node
+	// limit the automatic schedule up to MaxAutoThreatLimit (autoLimits: 2
+	// and 5 at once, a search that proves no win handing its place to 4,
+	// then 3).
 	ThreatLimit int
 
 	mib  int    // memory of all VCT tables, MiB
@@ -282,20 +284,22 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 	return lim, ""
 }
 
-// portfolio runs the VCT searches of threat limits first..tmax at once
-// (first is 1, or tmax with Solver.OneSearch), each in its own goroutine with
-// its own table and the whole time limit; the node limit is split into one
-// share per search. A small limit finds its wins soonest, a large one finds
+// portfolio runs VCT searches of several threat limits at once, each in its
+// own goroutine with its own table and the whole time limit; the node limit
+// is split into one share per search. The limits and how many run at once
+// are those of portfolioLimits: without widen, 1..tmax (or tmax alone with
+// Solver.OneSearch). A small limit finds its wins soonest, a large one finds
 // the wins the small ones cannot; on a machine with more than one core
 // running them side by side costs little.
 //
 // With widen, the searches are a relay: a search that proves no win at
 // limit t, or that a no-win at a larger limit made pointless, hands its
 // table, the rest of its node share and the time left to the next limit not
-// yet started, up to MaxAutoThreatLimit. Threat limit 1 often proves no win
-// within a second, and its core then goes to limit 4 while 2 and 3 still
-// run (lfz-gaofei/239: limit 4 alone wins in 0.5 s, limit 3 runs out of
-// 30 s).
+// yet started and not covered by a no-win (autoLimits, or with OneSearch
+// the limits above tmax up to MaxAutoThreatLimit). Threat limit 2 often
+// proves no win within a second, and its core then goes to limit 4 while 5
+// still runs (lfz-gaofei/239: limit 4 alone wins in 0.5 s, limit 3 runs out
+// of 30 s).
 //
 // Once a search proves its root, the others are stopped and no limit is
 // started until it returns: its proof is then built and checked
@@ -305,7 +309,7 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 // It returns the first win; else the no-win of the largest limit proven,
 // when that is tmax or more (a search covers the threats of the smaller
 // limits, so it is cancelled once a larger limit proves no win); else
-// unknown. Progress is reported by the largest limit started.
+// unknown. Progress is reported by the search started last.
 func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool, lim Limits, progress ProgressFunc) (Answer, error) {
 	type attempt struct {
 		t, slot int
@@ -314,14 +318,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 		err     error
 	}
 	start := time.Now()
-	first, last := 1, tmax
-	if s.OneSearch {
-		first = tmax
-	}
-	if widen {
-		last = max(tmax, MaxAutoThreatLimit)
-	}
-	slots := tmax - first + 1
+	queue, slots := portfolioLimits(tmax, widen, s.OneSearch)
 	share := lim.Nodes / int64(slots) // per slot; 0 when unlimited
 	if lim.Nodes > 0 {
 		share = max(1, share)
@@ -377,16 +374,17 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 		}()
 	}
 	for slot := range slots {
-		vcts[slot] = s.vct(first+slot, tmax)
+		vcts[slot] = s.vct(slot+1, max(tmax, slots))
 		left[slot] = share
-		launch(slot, first+slot)
+		launch(slot, queue[slot])
 	}
 	defer func() {
 		for slot, v := range vcts {
-			v.ThreatLimit, v.proven = first+slot, nil
+			v.ThreatLimit, v.proven = slot+1, nil
 		}
 	}()
-	next := tmax + 1 // the next limit to start
+	queue = queue[slots:] // the limits not yet started, in order
+	noWinMax := 0         // the largest limit proven to have no win
 	running := slots
 	var win, noWin *attempt
 	var nodes int64
@@ -441,7 +439,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 					cancels[slot]()
 				}
 			}
-			next = max(next, a.t+1)
+			noWinMax = max(noWinMax, a.t)
 			free = true
 		case a.res.Stopped == "cancelled" && dominated[a.slot]:
 			free = true
@@ -449,10 +447,13 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 			stopped = a.res.Stopped
 		}
 		limits[a.slot] = 0
-		if free && building < 0 && next <= last && ctx.Err() == nil && (lim.Nodes == 0 || left[a.slot] > 0) &&
+		for len(queue) > 0 && queue[0] <= noWinMax {
+			queue = queue[1:] // covered by a larger limit's no-win
+		}
+		if free && building < 0 && len(queue) > 0 && ctx.Err() == nil && (lim.Nodes == 0 || left[a.slot] > 0) &&
 			(lim.Time == 0 || time.Since(start) < lim.Time) {
-			launch(a.slot, next)
-			next++
+			launch(a.slot, queue[0])
+			queue = queue[1:]
 			running++
 		}
 	}
@@ -473,6 +474,41 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	r := best.res
 	r.Nodes = nodes
 	return Answer{Result: r, Proof: best.proof, Mode: ModeVCT, ThreatLimit: best.t}, nil
+}
+
+// autoLimits is the order in which an automatic VCT search (Solver.ThreatLimit
+// zero, with a time or node limit) starts its threat limits: the first
+// max(2, GOMAXPROCS) at once, the rest as searches prove no win. A narrow
+// limit finds the wins it can soonest, a wide one finds the others, and on
+// two cores two searches at full speed do better than three sharing them.
+// Measured on lfz084's 531 VCT puzzles, each limit alone at 10 s on one
+// core of this 2-core machine (limits 1..5: 338, 453, 484, 485, 486 won;
+// 501 won by some limit), then the schedules simulated on those times: 1, 2
+// and 3 at once with the relay to 4 and 5 (the schedule before) 491, and
+// 492 in the real run; 2 and 5, then 4, then 3: 498; 2 and 4 then 5: 497;
+// 2 and 3 then 4 and 5: 495. Limit 1 wins nothing 2 does not win as soon.
+var autoLimits = []int{2, MaxAutoThreatLimit, 4, 3}
+
+// portfolioLimits returns the threat limits portfolio starts, in order, and
+// how many of them run at once (slots, at least 1): with widen and without
+// oneSearch, autoLimits on max(2, GOMAXPROCS) slots; otherwise 1..tmax (or
+// tmax alone with oneSearch) at once, followed with widen by the larger
+// limits up to MaxAutoThreatLimit, one by one.
+func portfolioLimits(tmax int, widen, oneSearch bool) (queue []int, slots int) {
+	if widen && !oneSearch {
+		return slices.Clone(autoLimits), min(len(autoLimits), max(2, runtime.GOMAXPROCS(0)))
+	}
+	first, last := 1, tmax
+	if oneSearch {
+		first = tmax
+	}
+	if widen {
+		last = max(tmax, MaxAutoThreatLimit)
+	}
+	for t := first; t <= last; t++ {
+		queue = append(queue, t)
+	}
+	return queue, tmax - first + 1
 }
 
 // fromStore turns a stored entry into an answer if it holds under lim: a

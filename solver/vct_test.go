@@ -440,10 +440,10 @@ func BenchmarkVCT(b *testing.B) {
 }
 
 // TestWidenThreatLimit: lfz-6x6-2/40 has no VCT at threat limit 3 (a
-// quick disproof) but one at 4. The automatic limit widens to 4 when the
-// search has a budget; an explicit limit of 3, or no budget, does not.
-// Once limit 3 is disproved, limits 4 and 5 run side by side and the
-// first to prove a win answers, so a win is wanted at limit 4 or above.
+// quick disproof) but one at 4. The automatic limit widens beyond 3 when
+// the search has a budget (autoLimits: 2 and 5, then 4), so a win is
+// wanted at limit 4 or above; an explicit limit of 3, or no budget, does
+// not widen.
 func TestWidenThreatLimit(t *testing.T) {
 	var pr Problem
 	for _, p := range load(t, filepath.Join(datatest.Shared(t), "lfz-6x6-2.jsonl")) {
@@ -481,12 +481,12 @@ func TestWidenThreatLimit(t *testing.T) {
 	}
 }
 
-// TestThreatLimitRelay: on lfz-gaofei/239 threat limit 1 proves no VCT at
-// once and limit 3 finds none in its share of the nodes, while limit 4 wins
-// within a few hundred thousand. With the automatic limit the search of
-// limit 1 hands its place and the rest of its nodes to limit 4 (the relay
-// of Solver.portfolio), which wins; an explicit limit of 3 does not relay
-// and gives unknown.
+// TestThreatLimitRelay: on lfz-gaofei/239 threat limit 3 finds no VCT in
+// its share of the nodes, while limit 4 wins within a few hundred thousand.
+// With the automatic limit the searches of limits 2 and 5 start, and the
+// one of limit 2, which proves no VCT at once, hands its place and the rest
+// of its nodes to limit 4 (the relay of Solver.portfolio); a win at 4 or 5
+// is wanted. An explicit limit of 3 does not relay and gives unknown.
 func TestThreatLimitRelay(t *testing.T) {
 	var pr Problem
 	for _, p := range load(t, filepath.Join(datatest.Shared(t), "lfz-gaofei.jsonl")) {
