@@ -99,13 +99,14 @@ type Solver struct {
 	// then 3).
 	ThreatLimit int
 
-	mib  int    // memory of all VCT tables, MiB
-	vcts []*VCT // per threat limit (index t-1), made when first needed
+	mib      int    // memory of all VCT tables, MiB
+	vcts     []*VCT // per portfolio slot, made when first needed
+	vctShare []int  // per slot: its table is a 1/vctShare[i] share of mib
 }
 
 // NewSolver returns a Solver whose tables take about mib MiB in all
 // (DefaultMemoryMiB when 0): a quarter for VCF, the rest shared by the VCT
-// searches of the different threat limits.
+// searches running side by side (each table a share by the number of them).
 func NewSolver(mib int) *Solver {
 	if mib <= 0 {
 		mib = DefaultMemoryMiB
@@ -113,17 +114,22 @@ func NewSolver(mib int) *Solver {
 	return &Solver{VCF: NewVCF(max(1, mib/4)), mib: max(1, mib-mib/4)}
 }
 
-// vct returns the VCT searcher of threat limit t, made with a share of the
-// memory when first needed.
-func (s *Solver) vct(t, tmax int) *VCT {
+// vct returns the VCT searcher of slot t (1-based), its tables a 1/n share
+// of the memory: made when first needed, and made again when n changed
+// since, so that the tables in use never add up to more than the Solver's
+// memory.
+func (s *Solver) vct(t, n int) *VCT {
 	for len(s.vcts) < t {
-		s.vcts = append(s.vcts, nil)
+		s.vcts, s.vctShare = append(s.vcts, nil), append(s.vctShare, 0)
 	}
-	if s.vcts[t-1] == nil {
-		if s.mib == 0 {
-			s.mib = DefaultMemoryMiB * 3 / 4
+	if s.mib == 0 {
+		s.mib = DefaultMemoryMiB * 3 / 4
+	}
+	if s.vcts[t-1] == nil || s.vctShare[t-1] != n {
+		for i := n; i < len(s.vcts); i++ {
+			s.vcts[i], s.vctShare[i] = nil, 0 // slots beyond n: freed
 		}
-		s.vcts[t-1] = NewVCT(max(1, s.mib/tmax))
+		s.vcts[t-1], s.vctShare[t-1] = NewVCT(max(1, s.mib/n)), n
 		s.vcts[t-1].ThreatLimit = t
 	}
 	return s.vcts[t-1]
@@ -256,10 +262,11 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 		return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes,
 			Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
 	}
-	v := s.vct(tmax, tmax)
-	v.AllMoves = true
+	// the portfolio's first searcher, its table at the share it had there
+	v := s.vct(1, s.vctShare[0])
+	v.ThreatLimit, v.AllMoves = tmax, true
 	r, proof, err := v.Prove(ctx, pr, sub, progress)
-	v.AllMoves = false
+	v.ThreatLimit, v.AllMoves = 1, false
 	if err != nil {
 		return Answer{}, err
 	}
@@ -374,7 +381,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 		}()
 	}
 	for slot := range slots {
-		vcts[slot] = s.vct(slot+1, max(tmax, slots))
+		vcts[slot] = s.vct(slot+1, slots)
 		left[slot] = share
 		launch(slot, queue[slot])
 	}
