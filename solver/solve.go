@@ -99,9 +99,8 @@ type Solver struct {
 	// then 3).
 	ThreatLimit int
 
-	mib      int    // memory of all VCT tables, MiB
-	vcts     []*VCT // per portfolio slot, made when first needed
-	vctShare []int  // per slot: its table is a 1/vctShare[i] share of mib
+	mib  int    // memory of all VCT tables, MiB
+	vcts []*VCT // per portfolio slot, each with a 1/len(vcts) share of mib
 }
 
 // NewSolver returns a Solver whose tables take about mib MiB in all
@@ -114,23 +113,19 @@ func NewSolver(mib int) *Solver {
 	return &Solver{VCF: NewVCF(max(1, mib/4)), mib: max(1, mib-mib/4)}
 }
 
-// vct returns the VCT searcher of slot t (1-based), its tables a 1/n share
-// of the memory: made when first needed, and made again when n changed
-// since, so that the tables in use never add up to more than the Solver's
-// memory.
+// vct returns the VCT searcher of portfolio slot t (1-based) when n slots
+// run side by side, its tables a 1/n share of the memory. The searchers are
+// made when first needed, and all made again when n changes, so that the
+// tables never add up to more than the Solver's memory.
 func (s *Solver) vct(t, n int) *VCT {
-	for len(s.vcts) < t {
-		s.vcts, s.vctShare = append(s.vcts, nil), append(s.vctShare, 0)
-	}
 	if s.mib == 0 {
 		s.mib = DefaultMemoryMiB * 3 / 4
 	}
-	if s.vcts[t-1] == nil || s.vctShare[t-1] != n {
-		for i := n; i < len(s.vcts); i++ {
-			s.vcts[i], s.vctShare[i] = nil, 0 // slots beyond n: freed
-		}
-		s.vcts[t-1], s.vctShare[t-1] = NewVCT(max(1, s.mib/n)), n
-		s.vcts[t-1].ThreatLimit = t
+	if n != len(s.vcts) {
+		s.vcts = make([]*VCT, n)
+	}
+	if s.vcts[t-1] == nil {
+		s.vcts[t-1] = NewVCT(max(1, s.mib/n))
 	}
 	return s.vcts[t-1]
 }
@@ -263,10 +258,10 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 			Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
 	}
 	// the portfolio's first searcher, its table at the share it had there
-	v := s.vct(1, s.vctShare[0])
+	v := s.vct(1, len(s.vcts))
 	v.ThreatLimit, v.AllMoves = tmax, true
 	r, proof, err := v.Prove(ctx, pr, sub, progress)
-	v.ThreatLimit, v.AllMoves = 1, false
+	v.AllMoves = false
 	if err != nil {
 		return Answer{}, err
 	}
@@ -386,8 +381,8 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 		launch(slot, queue[slot])
 	}
 	defer func() {
-		for slot, v := range vcts {
-			v.ThreatLimit, v.proven = slot+1, nil
+		for _, v := range vcts {
+			v.proven = nil
 		}
 	}()
 	queue = queue[slots:] // the limits not yet started, in order

@@ -52,7 +52,7 @@ import (
 // The defender's own VCF. A quiet move forces nothing, so a defender with a
 // VCF of its own ignores the threat and wins first. Where the defender has
 // one at an attacker node, the attacker's quiet moves are cut to those that
-// may stop it (defenceCandidates of its line, from the defender's side), and
+// may stop it (markStoppers of its line, from the defender's side), and
 // the defender node after each checks that it did (defenderVCF). On
 // lfz-gaofei/29 at threat limit 3, two thirds of the quiet threats searched
 // without this left the defender a VCF, each refuted only by following the
@@ -207,7 +207,7 @@ type vctRun struct {
 	ply        int            // recursion depth of mid, the index of its move buffer
 	mark       []uint32       // per cell: the candidate generation that added it
 	markGen    uint32
-	cells      []engine.Point // scratch cell list of threatCandidates and defenceCandidates
+	cells      []engine.Point // scratch cell list of threatCandidates and markStoppers
 	rootHint   []engine.Point // moves to try first at the root (threat-space search)
 	rootHash   uint64
 	rootStones int

@@ -38,14 +38,14 @@ func (r *vctRun) attacks(d int) []engine.Point {
 		candidateCheck(r, min(r.threat, d-1), cands)
 	}
 	// If the defender has a VCF, a quiet move must stop it: the moves that
-	// cannot (outside defenceCandidates of its line, seen from the
+	// cannot (not marked by markStoppers for its line, seen from the
 	// defender's side) leave that line playable and lose to it. Fours stay:
 	// they force the block first.
 	stopGen := uint32(0)
 	line, ok := r.defenderVCFLine()
 	r.defThreat = ok
 	if ok {
-		if stoppers := r.defenceCandidates(line, r.def); len(stoppers) < b.Size()*b.Size()-b.Stones() {
+		if !r.markStoppers(line, r.def) {
 			stopGen = r.markGen
 		}
 	} else if r.stop {
@@ -660,20 +660,39 @@ func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 
 // defenceCandidates returns a superset of the moves of c's opponent (the
 // stopper) that can stop c's VCF line (played from the current position, the
-// stopper having passed): the line's cells and final five-points, the cells
-// where a stopper stone would make a four with a forced block
-// (addCounterCells), the stopper's own fours, and under renju the cells
-// around a forbidden block; where forbidden points could change in ways that
-// reach further (a black double-three candidate in the line, a forbidden
-// block by double-three), every empty cell. c is the attacker for the
-// defences of a threat, the defender for the attacker's moves that stop the
-// defender's VCF (attacks).
+// stopper having passed): the empty cells markStoppers marks, or every empty
+// cell when it cannot bound them. c is the attacker for the defences of a
+// threat.
 func (r *vctRun) defenceCandidates(line []engine.Point, c engine.Color) []engine.Point {
+	all := r.markStoppers(line, c)
+	b := r.b
+	var out []engine.Point
+	n := b.Size()
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			p := engine.PointAt(x, y)
+			if b.At(p) == engine.Empty && (all || r.mark[p] == r.markGen) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// markStoppers marks with a new r.markGen the cells where a stone of c's
+// opponent (the stopper) may stop c's VCF line: the line's cells and final
+// five-points, the cells where a stopper stone would make a four with a
+// forced block (addCounterCells), the stopper's own fours, and under renju
+// the cells around a forbidden block. It returns true (all) where forbidden
+// points could change in ways that reach further (a black double-three
+// candidate in the line, a forbidden block by double-three): then any empty
+// cell may stop the line. attacks uses it with c the defender, for the
+// attacker's quiet moves that may stop the defender's VCF.
+func (r *vctRun) markStoppers(line []engine.Point, c engine.Color) (all bool) {
 	b := r.b
 	s := c.Opponent()
 	renju := b.Rule() == engine.Renju
 	r.markGen++
-	all := false
 	r.cells = b.Points(s, engine.FourPoints, r.cells[:0])
 	for _, p := range r.cells {
 		r.mark[p] = r.markGen
@@ -708,17 +727,7 @@ func (r *vctRun) defenceCandidates(line []engine.Point, c engine.Color) []engine
 	for ; played > 0; played-- {
 		b.Undo()
 	}
-	var out []engine.Point
-	n := b.Size()
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			p := engine.PointAt(x, y)
-			if b.At(p) == engine.Empty && (all || r.mark[p] == r.markGen) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
+	return all
 }
 
 // addCounterCells marks the cells where a stone of s would make a four

@@ -106,12 +106,33 @@ func TestQuintetVCT(t *testing.T) {
 // both ways must agree (a win's proof is checked by VerifyProof inside
 // Prove either way), and simulation must have proven children somewhere.
 func TestSimulation(t *testing.T) {
+	var simulated int64
+	agreed, total := agreeOnOff(t, "simulation", func(v *VCT, off bool) { v.noSimulation = off },
+		func(p *positions.Position, v *VCT, off bool) {
+			if !off {
+				simulated += v.simulated
+			} else if v.simulated != 0 {
+				t.Fatalf("%s: %d simulated with simulation off", p.Label(), v.simulated)
+			}
+		})
+	t.Logf("%d of %d positions decided both ways; %d children proven by simulation", agreed, total, simulated)
+	if simulated == 0 {
+		t.Error("simulation proved nothing")
+	}
+}
+
+// agreeOnOff proves quintet's quick VCT cases and every 24th lfz084 VCT
+// puzzle (when the shared data is there) with a feature off and on (set
+// switches it on the searcher), at threat limit 3 or the case's own if
+// larger, 200,000 nodes each, and reports a test error wherever both
+// verdicts are decided and differ. after, if not nil, sees each searcher
+// once it has searched. It returns how many positions were decided both
+// ways, of how many.
+func agreeOnOff(t *testing.T, feature string, set func(v *VCT, off bool), after func(p *positions.Position, v *VCT, off bool)) (agreed, total int) {
 	ps := quintetVCT(t)
 	if datatest.HasShared(t) {
 		ps = append(ps, lfzVCT(t, 24)...)
 	}
-	var simulated int64
-	agreed := 0
 	for _, p := range ps {
 		if p.Puzzle.Heavy {
 			continue
@@ -119,30 +140,25 @@ func TestSimulation(t *testing.T) {
 		var status [2]Status
 		for i, off := range []bool{true, false} {
 			v := NewVCT(32)
-			v.noSimulation = off
+			set(v, off)
 			v.ThreatLimit = max(p.Puzzle.ThreatLimit, 3)
 			res, _, err := v.Prove(context.Background(), problem(t, p), Limits{Depth: p.Puzzle.Limit, Nodes: 200_000}, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", p.Label(), err)
 			}
 			status[i] = res.Status
-			if !off {
-				simulated += v.simulated
-			} else if v.simulated != 0 {
-				t.Fatalf("%s: %d simulated with simulation off", p.Label(), v.simulated)
+			if after != nil {
+				after(p, v, off)
 			}
 		}
 		if status[0] != StatusUnknown && status[1] != StatusUnknown {
 			if status[0] != status[1] {
-				t.Errorf("%s: %v without simulation, %v with it", p.Label(), status[0], status[1])
+				t.Errorf("%s: %v without %s, %v with it", p.Label(), status[0], feature, status[1])
 			}
 			agreed++
 		}
 	}
-	t.Logf("%d of %d positions decided both ways; %d children proven by simulation", agreed, len(ps), simulated)
-	if simulated == 0 {
-		t.Error("simulation proved nothing")
-	}
+	return agreed, len(ps)
 }
 
 // TestDefenderVCF checks the cut by the defender's own VCF (defenderVCF).
@@ -194,36 +210,10 @@ func TestDefenderVCF(t *testing.T) {
 		t.Logf("cut %v: %v", cut, listed)
 	}
 
-	ps := quintetVCT(t)
-	if datatest.HasShared(t) {
-		ps = append(ps, lfzVCT(t, 24)...)
-	}
-	agreed := 0
-	for _, p := range ps {
-		if p.Puzzle.Heavy {
-			continue
-		}
-		var status [2]Status
-		for i, off := range []bool{true, false} {
-			v := NewVCT(32)
-			v.noDefenderVCF = off
-			v.ThreatLimit = max(p.Puzzle.ThreatLimit, 3)
-			res, _, err := v.Prove(context.Background(), problem(t, p), Limits{Depth: p.Puzzle.Limit, Nodes: 200_000}, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", p.Label(), err)
-			}
-			status[i] = res.Status
-		}
-		if status[0] != StatusUnknown && status[1] != StatusUnknown {
-			if status[0] != status[1] {
-				t.Errorf("%s: %v without the cut, %v with it", p.Label(), status[0], status[1])
-			}
-			agreed++
-		}
-	}
-	t.Logf("%d of %d positions decided both ways", agreed, len(ps))
-	if agreed < len(ps)/2 {
-		t.Errorf("only %d of %d positions decided both ways", agreed, len(ps))
+	agreed, total := agreeOnOff(t, "the cut", func(v *VCT, off bool) { v.noDefenderVCF = off }, nil)
+	t.Logf("%d of %d positions decided both ways", agreed, total)
+	if agreed < total/2 {
+		t.Errorf("only %d of %d positions decided both ways", agreed, total)
 	}
 }
 
