@@ -87,6 +87,13 @@ func (t *pnTable) lookup(key uint64) *pnEntry {
 	return nil
 }
 
+// forget makes key's entry read as absent.
+func (t *pnTable) forget(key uint64) {
+	if e := t.lookup(key); e != nil {
+		e.age = 0 // no generation is 0
+	}
+}
+
 // store writes an entry, replacing the bucket's weakest.
 func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flags uint8) {
 	b := t.bucket(key)

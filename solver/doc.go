@@ -14,7 +14,9 @@
 //     defence's proof; threats of a VCF of up to a threat limit;
 //     exact defences (counter-fours included); the graph-history argument;
 //     with AllMoves, proof-number search over all moves (solve --mode win).
-//     dfpn_table.go holds its proof-number table.
+//     dfpn_table.go holds its proof-number table; share.go the table of
+//     solved nodes that searches at different threat limits share (the
+//     limits nest; lockless entries after Hyatt and Mann).
 //   - tss.go: threat-space search with dependency-based search (Allis,
 //     van den Herik and Huntjens 1993), a candidate winning sequence that
 //     orders the root's moves.

@@ -330,21 +330,47 @@ func (r *vctRun) extract(d int) (*ProofNode, error) {
 	if r.stop {
 		return nil, errExtractStopped
 	}
-	// the proven move with the least work below it makes the smallest proof
-	for pass := 0; pass < 2; pass++ {
+	// The proven move with the least work below it makes the smallest
+	// proof. Pass 0 reads the table (and the shared one: a proof found at a
+	// smaller threat limit holds here). Pass 1 searches the node again: its
+	// proven child was overwritten, or came from the shared table without
+	// its own children. Pass 2 proves each move in turn.
+	key := r.key(true, d)
+	for pass := 0; pass < 3; pass++ {
+		if pass == 1 {
+			r.tt.forget(key)
+			r.reprove = key
+			pn, _ := r.mid(true, d, pnInf, pnInf)
+			r.reprove = 0
+			if pn != 0 {
+				if r.stop {
+					return nil, errExtractStopped
+				}
+				continue
+			}
+		}
 		best, bestWork := engine.NoPoint, uint32(0)
 		for _, m := range moves {
 			b.Play(m, r.att)
-			e := r.tt.lookup(r.key(false, d-1))
-			if pass == 1 && (e == nil || e.pn != 0 && e.dn != 0) {
+			ckey := r.key(false, d-1)
+			e := r.tt.lookup(ckey)
+			if pass == 2 && (e == nil || e.pn != 0 && e.dn != 0) {
 				// overwritten, or replaced by a shallower search since it
 				// was proven: prove it again
 				r.mid(false, d-1, pnInf, pnInf)
-				e = r.tt.lookup(r.key(false, d-1))
+				e = r.tt.lookup(ckey)
+			}
+			proven, work := e != nil && e.pn == 0, uint32(0)
+			if proven {
+				work = e.work
+			} else if r.shared != nil {
+				var found bool
+				found, proven, _, work = r.shared.lookup(ckey, r.threat)
+				proven = found && proven
 			}
 			b.Undo()
-			if e != nil && e.pn == 0 && (best == engine.NoPoint || e.work < bestWork) {
-				best, bestWork = m, e.work
+			if proven && (best == engine.NoPoint || work < bestWork) {
+				best, bestWork = m, work
 			}
 		}
 		if best == engine.NoPoint {
@@ -355,6 +381,9 @@ func (r *vctRun) extract(d int) (*ProofNode, error) {
 		b.Undo()
 		if err == nil {
 			return n, nil
+		}
+		if r.stop || r.vcf.stop {
+			return nil, errExtractStopped
 		}
 	}
 	return nil, errors.New("proof extraction found no proven move")

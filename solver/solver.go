@@ -139,7 +139,8 @@ type Result struct {
 	Nodes int64
 	// Elapsed is the wall-clock time spent.
 	Elapsed time.Duration
-	// TTHits counts transposition table answers that cut the search.
+	// TTHits counts transposition table answers that cut the search (a
+	// VCT search's own table and the table its portfolio shares).
 	TTHits int64
 	// ProofNodes is the size of the proof tree of a VCT win (attacker moves
 	// plus defences), 0 otherwise.

@@ -68,6 +68,14 @@ import (
 // proof) numbers over a DAG counts shared subtrees more than once; that only
 // misdirects the search, it cannot make it prove something false, and every
 // proof is re-checked by VerifyProof before it is reported.
+//
+// Across threat limits. The searches of a portfolio (Solver) run at
+// different threat limits side by side and share their solved nodes through
+// a sharedTable: a node proven at one limit is proven at every larger one,
+// and one disproven at every smaller one (the limits nest), so each search
+// asks the table before it expands a node and records every node it
+// solves. A proof built on another search's entries is rebuilt in this
+// search's own table (extract), and checked as every proof is.
 type VCT struct {
 	pn   *pnTable
 	vcf  *failTable
@@ -94,6 +102,11 @@ type VCT struct {
 	// proven, if set, is called once the root is proven, before the proof
 	// is built and checked (Solver.portfolio stops the other searches).
 	proven func()
+	// shared, if set, is the table of solved nodes that the searches of a
+	// portfolio share across threat limits (sharedTable); ignored with
+	// AllMoves. sharedHits counts the last search's answers from it.
+	shared     *sharedTable
+	sharedHits int64
 }
 
 // NewVCT returns a VCT searcher whose tables take about mib MiB
@@ -219,8 +232,11 @@ type vctRun struct {
 	// quiet moves checks whether the move stopped it; true where the
 	// parent is not known (simulation, proof extraction)
 	defThreat  bool
-	simulation bool  // simulate proofs of defender nodes' children (simulate)
-	simulated  int64 // children proven by simulation
+	simulation bool         // simulate proofs of defender nodes' children (simulate)
+	simulated  int64        // children proven by simulation
+	shared     *sharedTable // VCT.shared, nil under AllMoves
+	sharedHits int64        // nodes answered from shared
+	reprove    uint64       // a node key mid searches without asking shared (extract)
 }
 
 // nodeSalt and depthSalt separate the keys of attacker nodes, defender nodes
@@ -285,7 +301,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	r.rootHash, r.rootStones = b.Hash(), b.Stones()
 	r.rootHint = threatSpaceSearch(b, att, r.threat, depth)
 	pn, dn := r.mid(true, depth, pnInf, pnInf)
-	res := Result{Nodes: r.vcf.nodes, TTHits: r.hits}
+	res := Result{Nodes: r.vcf.nodes}
 	var proof *Proof
 	switch {
 	case pn == 0:
@@ -326,8 +342,8 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 			res.Stopped = "nodes" // the proof-number search ran out of table or thresholds
 		}
 	}
-	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits, time.Since(bu.start)
-	v.simulated = r.simulated
+	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
+	v.simulated, v.sharedHits = r.simulated, r.sharedHits
 	if proof != nil {
 		if _, err := VerifyProofContext(ctx, proof); err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -368,6 +384,9 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *budget) *vctRun {
 	v.defs.reset(slots)
 	v.attacks.reset(slots)
 	r.cache, r.orCache = &v.defs, &v.attacks
+	if !v.AllMoves {
+		r.shared = v.shared
+	}
 	return r
 }
 
@@ -401,6 +420,17 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			return e.pn, e.dn
 		}
 	}
+	if r.shared != nil && key != r.reprove {
+		if found, proven, best, work := r.shared.lookup(key, r.threat); found {
+			r.sharedHits++
+			if proven {
+				r.tt.store(key, 0, pnInf, work, best, 0)
+				return 0, pnInf
+			}
+			r.tt.store(key, pnInf, 0, work, engine.NoPoint, 0)
+			return pnInf, 0
+		}
+	}
 	if !r.tick() {
 		return 1, 1
 	}
@@ -411,6 +441,9 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	defThreat := or && r.defThreat // this node's, for its children
 	if moves == nil {
 		r.tt.store(key, pn, dn, 1, best, flags)
+		if r.shared != nil && (pn == 0 || dn == 0) {
+			r.shared.store(key, r.threat, pn == 0, best, uint32(min(r.vcf.nodes-start+1, 1<<31)))
+		}
 		return pn, dn
 	}
 	mover, cd := r.att, d-1
@@ -525,7 +558,11 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			simFrom = bi
 		}
 	}
-	r.tt.store(key, pn, dn, uint32(min(r.vcf.nodes-start+1, 1<<31)), best, flags)
+	work := uint32(min(r.vcf.nodes-start+1, 1<<31))
+	r.tt.store(key, pn, dn, work, best, flags)
+	if r.shared != nil && (pn == 0 || dn == 0) && work >= sharedMinWork {
+		r.shared.store(key, r.threat, pn == 0, best, work)
+	}
 	return pn, dn
 }
 

@@ -1,0 +1,111 @@
+package solver
+
+import (
+	"sync/atomic"
+
+	"gomoku/engine"
+)
+
+// sharedTable holds the solved nodes of the VCT searches that a portfolio
+// runs side by side at different threat limits, so that each reuses what the
+// others proved. Threat limits nest: a larger limit allows the attacker more
+// quiet moves (every threat of a VCF of at most t moves is one of at most
+// t+1) and leaves the defender fewer defences (a move that stops every VCF
+// of at most t+1 moves stops those of at most t). So a node proven at limit
+// t is proven at every limit above it, and one disproven at t is disproven
+// at every limit below it, with the same key (position, node type and
+// attacker moves left; vctRun.key). lookup applies that rule.
+//
+// An entry is two 64-bit words, key^data and data, written and read with
+// atomic operations and no lock: a torn entry (two goroutines writing one
+// slot) fails the key check and reads as absent (Hyatt and Mann's lockless
+// hashing). data holds the generation (8 bits), the threat limit (3), a
+// proven bit, the move that proved an attacker node (16) and the nodes
+// spent below the node (32), the replacement priority. Buckets of four
+// entries fill one 64-byte cache line.
+type sharedTable struct {
+	words []uint64
+	mask  uint64 // bucket index mask
+	gen   uint64 // 1..255
+}
+
+const (
+	sharedBucket = 4 // entries per bucket
+	// sharedMinWork is the least work (nodes below) of a solved node that a
+	// search puts in the shared table: cheaper ones are cheaper to solve
+	// again than to fetch, and would push the costly ones out.
+	sharedMinWork = 1
+)
+
+// newSharedTable returns a table of about mib MiB (at least 1).
+func newSharedTable(mib int) *sharedTable {
+	buckets := uint64(1) << 10
+	for buckets*2*sharedBucket*16 <= uint64(max(1, mib))<<20 {
+		buckets *= 2
+	}
+	return &sharedTable{words: make([]uint64, buckets*sharedBucket*2), mask: buckets - 1, gen: 1}
+}
+
+// nextGeneration makes every entry read as absent: it starts the table of a
+// new portfolio (another position, attacker or rule may follow, which the
+// keys do not tell apart). It must not run while a search uses the table.
+func (t *sharedTable) nextGeneration() {
+	t.gen++
+	if t.gen > 255 {
+		clear(t.words)
+		t.gen = 1
+	}
+}
+
+func sharedData(gen uint64, limit int, proven bool, best engine.Point, work uint32) uint64 {
+	d := gen | uint64(min(limit, 7))<<8 | uint64(uint16(best))<<12 | uint64(work)<<28
+	if proven {
+		d |= 1 << 11
+	}
+	return d
+}
+
+// lookup reports whether key's node is known proven or disproven at threat
+// limit limit: proven by a search of a limit at most limit, or disproven by
+// one of a limit at least limit. best is the proving move of a proven
+// attacker node (engine.NoPoint when unknown), work the nodes below it.
+func (t *sharedTable) lookup(key uint64, limit int) (found, proven bool, best engine.Point, work uint32) {
+	b := (key & t.mask) * sharedBucket * 2
+	for i := b; i < b+sharedBucket*2; i += 2 {
+		d := atomic.LoadUint64(&t.words[i+1])
+		if atomic.LoadUint64(&t.words[i])^d != key || d&0xff != t.gen {
+			continue
+		}
+		l := int(d >> 8 & 7)
+		if d&(1<<11) != 0 {
+			if l <= limit {
+				return true, true, engine.Point(uint16(d >> 12)), uint32(d >> 28)
+			}
+		} else if l >= limit {
+			return true, false, engine.NoPoint, uint32(d >> 28)
+		}
+		return false, false, engine.NoPoint, 0
+	}
+	return false, false, engine.NoPoint, 0
+}
+
+// store records key's node as solved at threat limit limit, in the slot of
+// its own key if the bucket has one, else in one of an older generation,
+// else in the one with the least work.
+func (t *sharedTable) store(key uint64, limit int, proven bool, best engine.Point, work uint32) {
+	b := (key & t.mask) * sharedBucket * 2
+	victim, least := b, uint64(1<<63)
+	for i := b; i < b+sharedBucket*2; i += 2 {
+		d := atomic.LoadUint64(&t.words[i+1])
+		if atomic.LoadUint64(&t.words[i])^d == key || d&0xff != t.gen {
+			victim = i
+			break
+		}
+		if w := d >> 28; w < least {
+			victim, least = i, w
+		}
+	}
+	d := sharedData(t.gen, limit, proven, best, work)
+	atomic.StoreUint64(&t.words[victim], key^d)
+	atomic.StoreUint64(&t.words[victim+1], d)
+}

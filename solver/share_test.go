@@ -1,0 +1,135 @@
+package solver
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"gomoku/engine"
+	"gomoku/positions/datatest"
+)
+
+// TestSharedTableNesting checks the nesting rule of sharedTable.lookup: a
+// proof holds at its threat limit and above, a disproof at its limit and
+// below, a new generation forgets both, and the proving move and work come
+// back as stored.
+func TestSharedTableNesting(t *testing.T) {
+	s := newSharedTable(1)
+	const proved, refuted = uint64(0x1234_5678_9abc_def0), uint64(0x0fed_cba9_8765_4321)
+	m := engine.Point(7*engine.Stride + 7)
+	s.store(proved, 3, true, m, 40)
+	s.store(refuted, 3, false, engine.NoPoint, 9)
+	for limit := 1; limit <= 5; limit++ {
+		found, proven, best, work := s.lookup(proved, limit)
+		if want := limit >= 3; found != want || found && (!proven || best != m || work != 40) {
+			t.Errorf("proof at 3, lookup at %d: found %v proven %v best %v work %d", limit, found, proven, best, work)
+		}
+		found, proven, _, work = s.lookup(refuted, limit)
+		if want := limit <= 3; found != want || found && (proven || work != 9) {
+			t.Errorf("disproof at 3, lookup at %d: found %v proven %v work %d", limit, found, proven, work)
+		}
+	}
+	if found, _, _, _ := s.lookup(proved^1, 5); found {
+		t.Error("a key never stored was found")
+	}
+	s.nextGeneration()
+	if found, _, _, _ := s.lookup(proved, 5); found {
+		t.Error("an entry of the last generation was found")
+	}
+	// a full bucket keeps the entries with the most work
+	base := uint64(1) << 40 // same bucket: the index bits are the low ones
+	for i := range uint64(sharedBucket + 1) {
+		s.store(base*(i+1), 2, true, m, uint32(100+i))
+	}
+	if found, _, _, _ := s.lookup(base, 2); found {
+		t.Error("the entry with the least work was kept over the others")
+	}
+	for i := uint64(1); i <= sharedBucket; i++ {
+		if found, _, _, _ := s.lookup(base*(i+1), 2); !found {
+			t.Errorf("entry %d, work %d, was replaced", i, 100+i)
+		}
+	}
+}
+
+// TestSharedTableConcurrent writes and reads one small table from several
+// goroutines (run with -race): every entry read back is one some goroutine
+// wrote, never a mix of two.
+func TestSharedTableConcurrent(t *testing.T) {
+	s := newSharedTable(1)
+	const writers, keys = 4, 1 << 14
+	// each key's data is a function of the key, so a torn entry would
+	// show as a mismatch
+	want := func(k uint64) (engine.Point, uint32) { return engine.Point(k % 1000), uint32(k%5000 + 1) }
+	var wg sync.WaitGroup
+	errs := make(chan string, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range uint64(keys) {
+				k := splitmixAt(i*writers + uint64(w)%2) // two writers per key
+				best, work := want(k)
+				s.store(k, 3, true, best, work)
+				if found, proven, b, wk := s.lookup(k, 3); found && (!proven || b != best || wk != work) {
+					errs <- "torn entry read back"
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestSharedAcrossLimits runs, on quintet's VCT cases and a sample of
+// lfz084's books, a search at one threat limit and then one at another on
+// the same shared table (down from 5 to 3: the disproofs carry; up from 2
+// to 4: the proofs carry, and the proof must be built from them), and
+// checks the second search's verdict against the same limit searched alone
+// wherever both are decided. Every win's proof is checked by Prove itself.
+func TestSharedAcrossLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a minute: run without -short")
+	}
+	ps := quintetVCT(t)
+	if datatest.HasShared(t) {
+		ps = append(ps, lfzVCT(t, 24)...)
+	}
+	s := newSharedTable(16)
+	for _, pair := range [][2]int{{5, 3}, {2, 4}} {
+		agreed, hits := 0, int64(0)
+		for _, p := range ps {
+			if p.Puzzle.Heavy {
+				continue
+			}
+			lim := Limits{Depth: p.Puzzle.Limit, Nodes: 200_000}
+			run := func(limit int, shared *sharedTable) (Status, int64) {
+				v := NewVCT(32)
+				v.ThreatLimit, v.shared = limit, shared
+				res, _, err := v.Prove(context.Background(), problem(t, p), lim, nil)
+				if err != nil {
+					t.Fatalf("%s at threat limit %d: %v", p.Label(), limit, err)
+				}
+				return res.Status, v.sharedHits
+			}
+			s.nextGeneration()
+			run(pair[0], s)
+			with, h := run(pair[1], s)
+			alone, _ := run(pair[1], nil)
+			hits += h
+			if with != StatusUnknown && alone != StatusUnknown {
+				agreed++
+				if with != alone {
+					t.Errorf("%s at threat limit %d: %v after limit %d, %v alone", p.Label(), pair[1], with, pair[0], alone)
+				}
+			}
+		}
+		t.Logf("threat limit %d after %d: %d of %d decided both ways, %d answers from the shared table", pair[1], pair[0], agreed, len(ps), hits)
+		if hits == 0 {
+			t.Errorf("threat limit %d after %d: no answer came from the shared table", pair[1], pair[0])
+		}
+	}
+}
