@@ -308,7 +308,10 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 //
 // The searches share their solved nodes (sharedTable, an eighth of the
 // Solver's VCT memory): a search reads the disproofs of the larger limits
-// and the proofs of the smaller ones. Measured with limit 5 run for 10 s
+// and the proofs of the smaller ones. Not under a node limit without a
+// time limit: what one search finds in the table would then depend on how
+// the goroutines were scheduled, and so would the answer, which a node
+// limit keeps reproducible. Measured with limit 5 run for 10 s
 // and then limit 4 on its table, on 15 lfz084 puzzles that limit 4 alone
 // wins in 3-9 s: limit 4 took 76 s in all (45M nodes) against 98 s (58M)
 // without the table.
@@ -385,13 +388,19 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 			out <- attempt{t, slot, res, proof, err}
 		}()
 	}
-	if s.shared == nil {
-		s.shared = newSharedTable(max(1, s.mib/8))
+	// with a node limit alone the answer must not depend on how the
+	// goroutines are scheduled, so the searches then share nothing
+	var shared *sharedTable
+	if lim.Time > 0 || lim.Nodes == 0 {
+		if s.shared == nil {
+			s.shared = newSharedTable(max(1, s.mib/8))
+		}
+		shared = s.shared
+		shared.nextGeneration()
 	}
-	s.shared.nextGeneration()
 	for slot := range slots {
 		vcts[slot] = s.vct(slot+1, slots)
-		vcts[slot].shared = s.shared
+		vcts[slot].shared = shared
 		left[slot] = share
 		launch(slot, queue[slot])
 	}
