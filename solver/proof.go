@@ -353,21 +353,12 @@ func (r *vctRun) extract(d int) (*ProofNode, error) {
 		for _, m := range moves {
 			b.Play(m, r.att)
 			ckey := r.key(false, d-1)
-			e := r.tt.lookup(ckey)
-			if pass == 2 && (e == nil || e.pn != 0 && e.dn != 0) {
+			if e := r.tt.lookup(ckey); pass == 2 && (e == nil || e.pn != 0 && e.dn != 0) {
 				// overwritten, or replaced by a shallower search since it
 				// was proven: prove it again
 				r.mid(false, d-1, pnInf, pnInf)
-				e = r.tt.lookup(ckey)
 			}
-			proven, work := e != nil && e.pn == 0, uint32(0)
-			if proven {
-				work = e.work
-			} else if r.shared != nil {
-				var found bool
-				found, proven, _, work = r.shared.lookup(ckey, r.threat)
-				proven = found && proven
-			}
+			proven, work := r.provenWork(ckey)
 			b.Undo()
 			if proven && (best == engine.NoPoint || work < bestWork) {
 				best, bestWork = m, work

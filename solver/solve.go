@@ -101,7 +101,7 @@ type Solver struct {
 
 	mib    int          // memory of all VCT tables, MiB
 	vcts   []*VCT       // per portfolio slot, each with a 1/len(vcts) share of mib less shared's
-	shared *sharedTable // the portfolio's table of solved nodes, an eighth of mib
+	shared *sharedTable // the portfolio's table of solved nodes, 1/sharedFraction of mib
 }
 
 // NewSolver returns a Solver whose tables take about mib MiB in all
@@ -117,7 +117,7 @@ func NewSolver(mib int) *Solver {
 
 // vct returns the VCT searcher of portfolio slot t (1-based) when n slots
 // run side by side, its tables a 1/n share of the memory less the shared
-// table's eighth. The searchers are made when first needed, and all made
+// table's (sharedFraction). The searchers are made when first needed, and all made
 // again when n changes, so that the tables never add up to more than the
 // Solver's memory.
 func (s *Solver) vct(t, n int) *VCT {
@@ -128,7 +128,7 @@ func (s *Solver) vct(t, n int) *VCT {
 		s.vcts = make([]*VCT, n)
 	}
 	if s.vcts[t-1] == nil {
-		s.vcts[t-1] = NewVCT(max(1, (s.mib-s.mib/8)/n))
+		s.vcts[t-1] = NewVCT(max(1, (s.mib-s.mib/sharedFraction)/n))
 	}
 	return s.vcts[t-1]
 }
@@ -393,7 +393,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	var shared *sharedTable
 	if lim.Time > 0 || lim.Nodes == 0 {
 		if s.shared == nil {
-			s.shared = newSharedTable(max(1, s.mib/8))
+			s.shared = newSharedTable(max(1, s.mib/sharedFraction))
 		}
 		shared = s.shared
 		shared.nextGeneration()

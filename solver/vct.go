@@ -441,9 +441,7 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	defThreat := or && r.defThreat // this node's, for its children
 	if moves == nil {
 		r.tt.store(key, pn, dn, 1, best, flags)
-		if r.shared != nil && (pn == 0 || dn == 0) {
-			r.shared.store(key, r.threat, pn == 0, best, uint32(min(r.vcf.nodes-start+1, 1<<31)))
-		}
+		r.share(key, pn, dn, best, start)
 		return pn, dn
 	}
 	mover, cd := r.att, d-1
@@ -558,12 +556,36 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			simFrom = bi
 		}
 	}
-	work := uint32(min(r.vcf.nodes-start+1, 1<<31))
-	r.tt.store(key, pn, dn, work, best, flags)
-	if r.shared != nil && (pn == 0 || dn == 0) && work >= sharedMinWork {
-		r.shared.store(key, r.threat, pn == 0, best, work)
-	}
+	r.tt.store(key, pn, dn, r.workSince(start), best, flags)
+	r.share(key, pn, dn, best, start)
 	return pn, dn
+}
+
+// workSince returns the nodes counted since start, plus one (the node
+// itself), as a table entry's work.
+func (r *vctRun) workSince(start int64) uint32 {
+	return uint32(min(r.vcf.nodes-start+1, 1<<31))
+}
+
+// share records a solved node (pn or dn 0) in the shared table, with the
+// work spent on it since start; it does nothing without one.
+func (r *vctRun) share(key uint64, pn, dn uint32, best engine.Point, start int64) {
+	if r.shared != nil && (pn == 0 || dn == 0) {
+		r.shared.store(key, r.threat, pn == 0, best, r.workSince(start))
+	}
+}
+
+// provenWork reports whether the node of key is proven, in the search's
+// own table or in the shared one, and the work below it.
+func (r *vctRun) provenWork(key uint64) (bool, uint32) {
+	if e := r.tt.lookup(key); e != nil && e.pn == 0 {
+		return true, e.work
+	}
+	if r.shared == nil {
+		return false, 0
+	}
+	found, proven, _, work := r.shared.lookup(key, r.threat)
+	return found && proven, work
 }
 
 // vals returns the children's-numbers and children's-keys buffers of the

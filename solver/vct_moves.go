@@ -528,7 +528,6 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 	if !ok && !r.allMoves {
 		return nil, andLost
 	}
-	line := slices.Clone(found)
 	// The move was not a four, so the defender may ignore it: with a VCF of
 	// its own it wins first. Only looked for where the defender had a VCF
 	// before the move (the move is then one that may stop it): elsewhere a
@@ -544,8 +543,9 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 		return r.orderDefences(r.legalMoves(r.def)), andOpen
 	}
 	// legal ones only, ordered first, so that the defences confirmed are the
-	// ones the search tries first
-	cands := r.defenceCandidates(line, r.att)
+	// ones the search tries first (found is r.vcf's buffer, read here
+	// before the defends below search again; defenderVCF has its own)
+	cands := r.defenceCandidates(found, r.att)
 	legal := cands[:0]
 	for _, c := range cands {
 		if b.Legal(r.def, c) {
