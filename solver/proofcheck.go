@@ -368,9 +368,9 @@ func (v *proofChecker) vcf(k int, keep bool) bool {
 	if v.noVCF == nil || len(v.noVCF) >= maxMemo {
 		v.noVCF = map[posKey]int16{}
 	}
-	if f, ok := v.noVCF[key]; !ok || int(f) < k {
-		v.noVCF[key] = int16(k)
-	}
+	// the entry, if any, was below k: the search below adds stones, so it
+	// never comes back to this position to store a larger one
+	v.noVCF[key] = int16(k)
 	return false
 }
 
