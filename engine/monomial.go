@@ -51,7 +51,16 @@ func unpack(v int64) (black, white int32) {
 	return black, int32((v - int64(black)) >> 32)
 }
 
-// initWindows marks the windows that lie wholly on the board.
+// offBoardWindow is the state a window that does not lie wholly on the
+// board starts with: eight stones of each side, so that its score is 0
+// (packedScore knows counts up to 5 only) however many of its at most four
+// on-board cells fill (at most 12 per nibble). Play and Undo can then update,
+// and potentials read, the five windows around a cell without asking which
+// lie on the board.
+const offBoardWindow = 8 | 8<<4
+
+// initWindows marks the windows that lie wholly on the board, and gives the
+// others the state offBoardWindow.
 func (b *Board) initWindows() {
 	for i := range b.cells {
 		p := Point(i)
@@ -65,11 +74,20 @@ func (b *Board) initWindows() {
 			}
 		}
 	}
+	for d := range b.windows {
+		for l := range b.windows[d] {
+			for pos := range b.windows[d][l] {
+				if b.windowOK[d][l]>>pos&1 == 0 {
+					b.windows[d][l][pos] = offBoardWindow
+				}
+			}
+		}
+	}
 }
 
 // updateWindows adds (play) or removes (undo) a stone of colour c at p in the
-// states of the (at most 20) windows covering p: along each direction, the
-// windows starting at positions pos-4..pos.
+// states of the 20 windows around p, on the board or not (offBoardWindow):
+// along each direction, the windows starting at positions pos-4..pos.
 func (b *Board) updateWindows(p Point, c Color, play bool) {
 	inc := uint8(1) // a black stone
 	if c == White {
@@ -80,14 +98,12 @@ func (b *Board) updateWindows(p Point, c Color, play bool) {
 	}
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
-		l &= 2*Stride - 1
-		ok := b.windowOK[d][l] >> (pos - 4) & 0x1f // bit i: window starting at pos-4+i
-		win := (*[5]uint8)(b.windows[d][l][pos-4 : pos+1])
-		for i := 0; i < 5; i++ {
-			if ok>>i&1 != 0 {
-				win[i] += inc
-			}
-		}
+		win := (*[5]uint8)(b.windows[d][l&(2*Stride-1)][pos-4 : pos+1])
+		win[0] += inc
+		win[1] += inc
+		win[2] += inc
+		win[3] += inc
+		win[4] += inc
 	}
 }
 
@@ -96,14 +112,8 @@ func (b *Board) potentials(p Point) int64 {
 	var v int64
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
-		l &= 2*Stride - 1
-		ok := b.windowOK[d][l] >> (pos - 4) & 0x1f
-		win := (*[5]uint8)(b.windows[d][l][pos-4 : pos+1])
-		for i := 0; i < 5; i++ {
-			if ok>>i&1 != 0 {
-				v += packedScore[win[i]]
-			}
-		}
+		win := (*[5]uint8)(b.windows[d][l&(2*Stride-1)][pos-4 : pos+1])
+		v += packedScore[win[0]] + packedScore[win[1]] + packedScore[win[2]] + packedScore[win[3]] + packedScore[win[4]]
 	}
 	return v
 }
