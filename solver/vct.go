@@ -491,13 +491,17 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 		}
 	}
 	for {
-		// the node's numbers, and the best and second-best child
-		var sumPN, sumDN uint32
+		// the node's numbers, and the best and second-best child; the sums
+		// are taken in 64 bits and saturated once (sumPNs), as addPN would
+		var sumPN64, sumDN64 uint64
+		var infs uint32 // bit 0: a child's pn is pnInf; bit 1: a dn
 		minPN, minDN, second := uint32(pnInf), uint32(pnInf), uint32(pnInf)
 		bi := -1
 		for i, v := range vals {
 			cpn, cdn := v[0], v[1]
-			sumPN, sumDN = addPN(sumPN, cpn), addPN(sumDN, cdn)
+			sumPN64 += uint64(cpn)
+			sumDN64 += uint64(cdn)
+			infs |= cpn>>30 | cdn>>30<<1 // numbers are at most pnInf = 1<<30
 			if or {
 				if cpn < minPN {
 					second, minPN, minDN, bi = minPN, cpn, cdn, i
@@ -513,9 +517,9 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			}
 		}
 		if or {
-			pn, dn = minPN, sumDN
+			pn, dn = minPN, saturate(sumDN64, infs&2 != 0)
 		} else {
-			pn, dn = sumPN, minDN
+			pn, dn = saturate(sumPN64, infs&1 != 0), minDN
 		}
 		if pn == 0 || dn == 0 {
 			if or && pn == 0 {
@@ -611,6 +615,18 @@ func addPN(a, b uint32) uint32 {
 		return s
 	}
 	return pnInf - 1
+}
+
+// saturate turns a 64-bit sum of proof or disproof numbers (each at most
+// pnInf, fewer than engine.NumCells of them) into the node's number: pnInf if
+// a term was pnInf (inf), else the sum saturated at pnInf-1. That is what
+// adding the terms with addPN one by one gives, without its branches per
+// child.
+func saturate(sum uint64, inf bool) uint32 {
+	if inf {
+		return pnInf
+	}
+	return uint32(min(sum, pnInf-1))
 }
 
 // grow is the 1+ε trick's threshold for the best child: the second-best
