@@ -20,9 +20,10 @@ import (
 //
 // A move touches only what it can change: its four line words, the patterns
 // of the (at most 40) cells within five steps along its four lines, and the
-// (at most 20) windows that cover it. Undo restores the patterns from an undo
-// log instead of recomputing them. Play and Undo allocate nothing once the
-// board exists.
+// states of the 20 windows that cover it (a window not wholly on the board
+// starts at a state that always scores 0, offBoardWindow). Undo restores the
+// patterns from an undo log instead of recomputing them. Play and Undo
+// allocate nothing once the board exists.
 //
 // A Board is not safe for concurrent use; give each goroutine its own Clone.
 type Board struct {
