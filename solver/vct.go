@@ -221,6 +221,7 @@ type vctRun struct {
 	mark       []uint32       // per cell: the candidate generation that added it
 	markGen    uint32
 	cells      []engine.Point // scratch cell list of threatCandidates and markStoppers
+	defBuf     []engine.Point // scratch candidate list of quietDefences
 	rootHint   []engine.Point // moves to try first at the root (threat-space search)
 	rootHash   uint64
 	rootStones int

@@ -545,14 +545,15 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 	// legal ones only, ordered first, so that the defences confirmed are the
 	// ones the search tries first (found is r.vcf's buffer, read here
 	// before the defends below search again; defenderVCF has its own)
-	cands := r.defenceCandidates(found, r.att)
+	cands := r.defenceCandidates(found, r.att, r.defBuf[:0])
+	r.defBuf = cands // scratch: out below is the list kept
 	legal := cands[:0]
 	for _, c := range cands {
 		if b.Legal(r.def, c) {
 			legal = append(legal, c)
 		}
 	}
-	var out []engine.Point
+	out := make([]engine.Point, 0, len(legal)) // kept by the cache
 	for _, c := range r.orderDefences(legal) {
 		if len(out) >= testedDefences {
 			out = append(out, c) // untested
@@ -661,12 +662,11 @@ func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 // defenceCandidates returns a superset of the moves of c's opponent (the
 // stopper) that can stop c's VCF line (played from the current position, the
 // stopper having passed): the empty cells markStoppers marks, or every empty
-// cell when it cannot bound them. c is the attacker for the defences of a
-// threat.
-func (r *vctRun) defenceCandidates(line []engine.Point, c engine.Color) []engine.Point {
+// cell when it cannot bound them, appended to out. c is the attacker for the
+// defences of a threat.
+func (r *vctRun) defenceCandidates(line []engine.Point, c engine.Color, out []engine.Point) []engine.Point {
 	all := r.markStoppers(line, c)
 	b := r.b
-	var out []engine.Point
 	n := b.Size()
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
