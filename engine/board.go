@@ -47,8 +47,7 @@ type Board struct {
 	undoLog []change // cell states overwritten by the moves in history, [:logLen]
 	logLen  int
 
-	windowOK [NumDirs][2 * Stride]uint32        // bit pos: the window starting there is on the board
-	windows  [NumDirs][2 * Stride][Stride]uint8 // window states, by window start (monomial.go)
+	windows [NumDirs][2 * Stride][Stride]uint8 // window states, by window start (monomial.go)
 }
 
 // move is one entry of the undo stack.

@@ -59,9 +59,16 @@ func unpack(v int64) (black, white int32) {
 // lie on the board.
 const offBoardWindow = 8 | 8<<4
 
-// initWindows marks the windows that lie wholly on the board, and gives the
-// others the state offBoardWindow.
+// initWindows gives every window that does not lie wholly on the board the
+// state offBoardWindow; the others start empty (0).
 func (b *Board) initWindows() {
+	for d := range b.windows {
+		for l := range b.windows[d] {
+			for pos := range b.windows[d][l] {
+				b.windows[d][l][pos] = offBoardWindow
+			}
+		}
+	}
 	for i := range b.cells {
 		p := Point(i)
 		if !p.In(b.size) {
@@ -70,16 +77,7 @@ func (b *Board) initWindows() {
 		for d := 0; d < NumDirs; d++ {
 			if end := Point(int(p) + 4*Dirs[d]); end.In(b.size) {
 				l, pos := lineOf(p, d)
-				b.windowOK[d][l] |= 1 << pos
-			}
-		}
-	}
-	for d := range b.windows {
-		for l := range b.windows[d] {
-			for pos := range b.windows[d][l] {
-				if b.windowOK[d][l]>>pos&1 == 0 {
-					b.windows[d][l][pos] = offBoardWindow
-				}
+				b.windows[d][l][pos] = 0
 			}
 		}
 	}
@@ -143,9 +141,9 @@ func (b *Board) WindowCounts(p Point, d Direction) (black, white int, ok bool) {
 		return 0, 0, false
 	}
 	l, pos := lineOf(p, int(d))
-	if b.windowOK[d][l]>>pos&1 == 0 {
+	w := b.windows[d][l][pos]
+	if w&0xf > 5 { // offBoardWindow's count, never reached on the board
 		return 0, 0, false
 	}
-	w := b.windows[d][l][pos]
 	return int(w & 0xf), int(w >> 4), true
 }

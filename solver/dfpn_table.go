@@ -41,8 +41,10 @@ const (
 	pnBucket = 4
 	// entryVCF marks an attacker node proven by a VCF found at the node.
 	entryVCF = 1
-	// pnInf is the proof or disproof number of a solved node's other side.
-	pnInf = 1 << 30
+	// pnInf is the proof or disproof number of a solved node's other side;
+	// no number exceeds it, so n>>pnInfShift is 1 for pnInf and 0 below.
+	pnInfShift = 30
+	pnInf      = 1 << pnInfShift
 )
 
 // newPNTable returns a table of about mib MiB (at least 1).

@@ -493,7 +493,7 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	}
 	for {
 		// the node's numbers, and the best and second-best child; the sums
-		// are taken in 64 bits and saturated once (sumPNs), as addPN would
+		// are taken in 64 bits and saturated once (saturate)
 		var sumPN64, sumDN64 uint64
 		var infs uint32 // bit 0: a child's pn is pnInf; bit 1: a dn
 		minPN, minDN, second := uint32(pnInf), uint32(pnInf), uint32(pnInf)
@@ -502,7 +502,7 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			cpn, cdn := v[0], v[1]
 			sumPN64 += uint64(cpn)
 			sumDN64 += uint64(cdn)
-			infs |= cpn>>30 | cdn>>30<<1 // numbers are at most pnInf = 1<<30
+			infs |= cpn>>pnInfShift | cdn>>pnInfShift<<1 // numbers are at most pnInf
 			if or {
 				if cpn < minPN {
 					second, minPN, minDN, bi = minPN, cpn, cdn, i
@@ -605,24 +605,11 @@ func (r *vctRun) vals(n int) ([][2]uint32, []uint64) {
 	return r.valBufs[r.ply][:n], r.keyBufs[r.ply][:n]
 }
 
-// addPN adds proof or disproof numbers. A term of pnInf (a solved child's
-// infinite side) makes the sum pnInf; finite sums saturate at pnInf-1, so
-// that an unsolved node never reaches the root's infinite thresholds.
-func addPN(a, b uint32) uint32 {
-	if a >= pnInf || b >= pnInf {
-		return pnInf
-	}
-	if s := a + b; s < pnInf-1 {
-		return s
-	}
-	return pnInf - 1
-}
-
 // saturate turns a 64-bit sum of proof or disproof numbers (each at most
 // pnInf, fewer than engine.NumCells of them) into the node's number: pnInf if
-// a term was pnInf (inf), else the sum saturated at pnInf-1. That is what
-// adding the terms with addPN one by one gives, without its branches per
-// child.
+// a term was pnInf (inf: a solved child's infinite side), else the sum
+// saturated at pnInf-1, so that an unsolved node never reaches the root's
+// infinite thresholds.
 func saturate(sum uint64, inf bool) uint32 {
 	if inf {
 		return pnInf
