@@ -553,13 +553,18 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 			legal = append(legal, c)
 		}
 	}
-	out := make([]engine.Point, 0, len(legal)) // kept by the cache
+	// out is kept by the cache, so it is not a scratch buffer; it is made at
+	// the first defence, so a threat that wins (no defence) allocates nothing
+	var out []engine.Point
 	for _, c := range r.orderDefences(legal) {
 		if len(out) >= testedDefences {
 			out = append(out, c) // untested
 			continue
 		}
 		if r.defends(c, k) {
+			if out == nil {
+				out = make([]engine.Point, 0, len(legal))
+			}
 			out = append(out, c)
 		}
 		if r.vcf.stop {
