@@ -400,3 +400,69 @@ func BenchmarkVCF(b *testing.B) {
 		})
 	}
 }
+
+// TestLastFourPrune checks winnerAfterBlock's cut against the search without
+// it: on quintet's VCT cases and every fourth lfz084 VCT puzzle (all of them
+// without -short), for the position and for every quiet attacker move that
+// could be a threat (the defender passing, as at the VCT search's defender
+// nodes), a VCF of at most 2 to 5 moves is found with the cut exactly when
+// without it, and every line found with it replays.
+func TestLastFourPrune(t *testing.T) {
+	ps := quintetVCT(t)
+	stride := 4
+	if !testing.Short() {
+		stride = 1
+	}
+	if datatest.HasShared(t) {
+		ps = append(ps, lfzVCT(t, stride)...)
+	}
+	bu := newBudget(context.Background(), Limits{}, nil)
+	searches, wins, cut := 0, 0, 0
+	for _, p := range ps {
+		pr := problem(t, p)
+		b := pr.Board.Clone()
+		att := pr.Attacker
+		on := newVCFRun(b, att, newFailTable(1), bu)
+		off := newVCFRun(b, att, newFailTable(1), bu)
+		off.noLastPrune = true
+		check := func(where string) {
+			for k := 2; k <= 5; k++ {
+				on.tt.nextGeneration()
+				off.tt.nextGeneration()
+				on.nodes, off.nodes = 0, 0
+				line, _, won := on.find(k)
+				if won {
+					line = slices.Clone(line)
+				}
+				_, _, want := off.find(k)
+				searches++
+				cut += int(off.nodes - on.nodes)
+				if won != want {
+					t.Fatalf("%s %s, VCF of at most %d: %v with the cut, %v without", p.Label(), where, k, won, want)
+				}
+				if !won {
+					continue
+				}
+				wins++
+				q := Problem{Board: b.Clone(), ToMove: att, Attacker: att}
+				if _, err := Verify(q, line); err != nil {
+					t.Fatalf("%s %s, VCF of at most %d: line %v: %v", p.Label(), where, k, line, err)
+				}
+			}
+		}
+		if pr.ToMove == att {
+			check("as given")
+		}
+		v := NewVCT(1)
+		v.ThreatLimit = 5
+		for _, m := range v.newRun(b, att, bu).threatCandidates(nil) {
+			if b.Threat(att, m) >= engine.ThreatFour {
+				continue
+			}
+			b.Play(m, att)
+			check("after " + m.String())
+			b.Undo()
+		}
+	}
+	t.Logf("%d positions, %d searches, %d won, %d nodes fewer with the cut", len(ps), searches, wins, cut)
+}
