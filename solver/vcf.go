@@ -341,6 +341,9 @@ func (r *vcfRun) defend(depth, ply int) bool {
 		r.line, r.end = r.line[:0], EndForbiddenBlock
 		return true
 	}
+	if depth > 2 && !r.noLastPrune && !r.foursAfterBlock() {
+		return false // no four after the block: the line ends, at any depth
+	}
 	if depth == 2 && !r.noLastPrune && !r.renjuDef && !r.winnerAfterBlock(e) {
 		// the last four cannot win: see winnerAfterBlock
 		if b.Count(r.att, engine.FourPoints) > 1 {
@@ -384,6 +387,30 @@ func (r *vcfRun) winnerAfterBlock(e engine.Point) bool {
 		r.cells = b.Points(engine.Black, engine.MaybeForbidden, r.cells[:0])
 		for _, q := range r.cells {
 			if q != e && b.Threat(engine.Black, q) == engine.ThreatForbidden {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foursAfterBlock reports whether the attacker, after its four just played
+// and the defender's block of it, could have a four left: a four-point
+// other than the block's cell, or under renju for black a double-four point,
+// which the white block can turn into a legal four. Without one the line
+// ends there, whatever the depth (a block that makes a defender four must
+// itself be answered by a four), so the block is not played: on lfz084's
+// VCT puzzles that is about one four in five at three or more attacker
+// moves left.
+func (r *vcfRun) foursAfterBlock() bool {
+	b := r.b
+	if b.Count(r.att, engine.FourPoints) > 1 {
+		return true
+	}
+	if r.renjuAtt && b.Count(engine.Black, engine.MaybeForbidden) > 0 {
+		r.cells = b.Points(engine.Black, engine.MaybeForbidden, r.cells[:0])
+		for _, q := range r.cells {
+			if b.Threat(engine.Black, q) == engine.ThreatForbidden {
 				return true
 			}
 		}
