@@ -392,8 +392,24 @@ func (v *proofChecker) search(k int, keep bool) bool {
 	default:
 		moves = b.Points(v.att, engine.FourPoints, nil)
 	}
+	// With one move left, a legal move wins by two five-points exactly when
+	// its Threat class is ThreatStraightFour (the lines of a double four
+	// through it meet only there, so their five-points differ); otherwise
+	// only by a four whose block is forbidden to black, the one case
+	// played out.
+	last := k == 1
+	blocks := v.def == engine.Black && b.Rule() == engine.Renju && b.Count(engine.Black, engine.MaybeForbidden) > 0
 	for _, m := range moves {
 		if !b.Legal(v.att, m) {
+			continue
+		}
+		if last && b.Threat(v.att, m) >= engine.ThreatStraightFour {
+			if keep {
+				v.line = append(v.line, m)
+			}
+			return true
+		}
+		if last && !blocks {
 			continue
 		}
 		b.Play(m, v.att)
