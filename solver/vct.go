@@ -107,7 +107,6 @@ type VCT struct {
 	// AllMoves. sharedHits counts the last search's answers from it.
 	shared     *sharedTable
 	sharedHits int64
-	vary       int
 }
 
 // NewVCT returns a VCT searcher whose tables take about mib MiB
@@ -239,7 +238,6 @@ type vctRun struct {
 	shared     *sharedTable // VCT.shared, nil under AllMoves
 	sharedHits int64        // nodes answered from shared
 	reprove    uint64       // a node key mid searches without asking shared (extract)
-	vary       int
 }
 
 // nodeSalt and depthSalt separate the keys of attacker nodes, defender nodes
@@ -376,7 +374,7 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *budget) *vctRun {
 		renjuAtt: b.Rule() == engine.Renju && att == engine.Black,
 		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
 		mark:     make([]uint32, engine.NumCells), simulation: !v.noSimulation,
-		defVCF: !v.noDefenderVCF, defThreat: true, vary: v.vary}
+		defVCF: !v.noDefenderVCF, defThreat: true}
 	for d := range r.dirMark {
 		r.dirMark[d] = make([]uint32, engine.NumCells)
 	}
@@ -469,19 +467,9 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 				cpn = quietPN // a threat has two or three defences, a four one
 			}
 			if or {
-				switch r.vary {
-				case 1:
-					cpn += uint32(i / 2)
-					if i >= 8 {
-						cpn += uint32((i - 8 + 1) * 8)
-					}
-				case 2:
-					cpn += uint32(i / 5)
-				default:
-					cpn += uint32(i / rankStep)
-					if i >= deferFrom && r.threat >= deferThreat {
-						cpn += uint32((i - deferFrom + 1) * deferStep)
-					}
+				cpn += uint32(i / rankStep)
+				if i >= deferFrom && r.threat >= deferThreat {
+					cpn += uint32((i - deferFrom + 1) * deferStep)
 				}
 			}
 			if r.pnStep > 0 {
