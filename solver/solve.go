@@ -308,7 +308,10 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 //
 // The searches share their solved nodes (sharedTable, an eighth of the
 // Solver's VCT memory): a search reads the disproofs of the larger limits
-// and the proofs of the smaller ones. Not under a node limit without a
+// and the proofs of the smaller ones. They also share the attacker's VCF
+// table (the first slot's; a VCF result does not depend on the threat
+// limit), so the threat tests and defence checks of one search answer
+// those of the other where their trees meet. Not under a node limit without a
 // time limit: what one search finds in the table would then depend on how
 // the goroutines were scheduled, and so would the answer, which a node
 // limit keeps reproducible. Measured with limit 5 run for 10 s
@@ -401,12 +404,22 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	for slot := range slots {
 		vcts[slot] = s.vct(slot+1, slots)
 		vcts[slot].shared = shared
+	}
+	if shared != nil {
+		// the attacker's VCF table too: the first slot's, one generation
+		vcf := vcts[0].vcf
+		vcf.nextGeneration()
+		for _, v := range vcts {
+			v.sharedVCF = vcf
+		}
+	}
+	for slot := range slots {
 		left[slot] = share
 		launch(slot, queue[slot])
 	}
 	defer func() {
 		for _, v := range vcts {
-			v.proven, v.shared = nil, nil
+			v.proven, v.shared, v.sharedVCF = nil, nil, nil
 		}
 	}()
 	queue = queue[slots:] // the limits not yet started, in order

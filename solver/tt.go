@@ -1,5 +1,7 @@
 package solver
 
+import "sync/atomic"
+
 // failTable is the in-memory transposition table of the VCF search. It
 // remembers positions (attacker to move) from which no VCF exists within a
 // number of attacker moves. Wins need no entry: the first win found ends the
@@ -16,6 +18,11 @@ package solver
 // up, 8 bytes a slot). Entries of older generations read as empty, so a new
 // search costs no clearing. A slot is overwritten by any entry of the current
 // generation unless it holds a deeper proof of the same position.
+//
+// The side-by-side searches of a portfolio may share one table (VCT's
+// sharedVCF): slots are read and written with atomic loads and stores, one
+// word each, so a reader sees a whole entry, old or new. A lost store only
+// costs a search again. The generation is changed only between searches.
 type failTable struct {
 	slots []uint64
 	mask  uint64
@@ -50,7 +57,7 @@ func (t *failTable) nextGeneration() {
 // probe returns the depth proven not to suffice from the position with hash
 // h, or 0 when the table knows nothing.
 func (t *failTable) probe(h uint64) int {
-	e := t.slots[h&t.mask]
+	e := atomic.LoadUint64(&t.slots[h&t.mask])
 	if e>>16 != h>>16 || uint8(e) != t.age {
 		return 0
 	}
@@ -63,9 +70,9 @@ func (t *failTable) store(h uint64, depth int) {
 		depth = depthInfinite
 	}
 	slot := &t.slots[h&t.mask]
-	e := *slot
+	e := atomic.LoadUint64(slot)
 	if e>>16 == h>>16 && uint8(e) == t.age && int(e>>8&0xff) >= depth {
 		return
 	}
-	*slot = h>>16<<16 | uint64(depth)<<8 | uint64(t.age)
+	atomic.StoreUint64(slot, h>>16<<16|uint64(depth)<<8|uint64(t.age))
 }

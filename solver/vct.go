@@ -107,6 +107,11 @@ type VCT struct {
 	// AllMoves. sharedHits counts the last search's answers from it.
 	shared     *sharedTable
 	sharedHits int64
+	// sharedVCF, if set, is the attacker's VCF table that the searches of
+	// a portfolio share (in place of this searcher's own): a VCF result
+	// does not depend on the threat limit. Its generation is the
+	// portfolio's to start.
+	sharedVCF *failTable
 }
 
 // NewVCT returns a VCT searcher whose tables take about mib MiB
@@ -367,7 +372,11 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *budget) *vctRun {
 		v.pn, v.vcf, v.dvcf = t.pn, t.vcf, t.dvcf
 	}
 	v.pn.nextGeneration()
-	v.vcf.nextGeneration()
+	vcf := v.sharedVCF
+	if vcf == nil {
+		vcf = v.vcf
+		vcf.nextGeneration()
+	}
 	v.dvcf.nextGeneration()
 	def := att.Opponent()
 	r := &vctRun{b: b, att: att, def: def, threat: max(1, v.ThreatLimit), allMoves: v.AllMoves, tt: v.pn, bu: bu,
@@ -378,7 +387,7 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *budget) *vctRun {
 	for d := range r.dirMark {
 		r.dirMark[d] = make([]uint32, engine.NumCells)
 	}
-	r.vcf = newVCFRun(b, att, v.vcf, bu)
+	r.vcf = newVCFRun(b, att, vcf, bu)
 	r.dvcf = newVCFRun(b, def, v.dvcf, bu)
 	// one cached node per 16 table slots: the expensive nodes are the few
 	slots := len(v.pn.slots) / 16
