@@ -26,6 +26,10 @@ import (
 //     (straight four or double four); a single five-point that is forbidden
 //     to a black defender wins (forbidden block); else the defender blocks
 //     there and the search goes on.
+//   - A block is not played where the line cannot go on from it: when the
+//     attacker would have no four left (foursAfterBlock), or, with one
+//     attacker move left, when no cell could then win at once
+//     (winnerAfterBlock).
 //
 // A VCF value is reusable across Search calls; its table is sized once.
 type VCF struct {
@@ -68,8 +72,9 @@ type vcfRun struct {
 	end       LineEnd
 	moveBufs  [][]engine.Point
 	scoreBufs [][]int32
-	cells     []engine.Point // scratch of winnerAfterBlock
-	// noLastPrune turns winnerAfterBlock's cut off (tests compare the two)
+	cells     []engine.Point // scratch of winnerAfterBlock and foursAfterBlock
+	// noLastPrune turns the block cuts (foursAfterBlock, winnerAfterBlock)
+	// off; tests compare the two
 	noLastPrune bool
 }
 

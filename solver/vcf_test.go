@@ -401,8 +401,8 @@ func BenchmarkVCF(b *testing.B) {
 	}
 }
 
-// TestLastFourPrune checks winnerAfterBlock's cut against the search without
-// it: on quintet's VCT cases and every fourth lfz084 VCT puzzle (all of them
+// TestLastFourPrune checks the VCF's block cuts (foursAfterBlock,
+// winnerAfterBlock) against the search without them: on quintet's VCT cases and every fourth lfz084 VCT puzzle (all of them
 // without -short), for the position and for every quiet attacker move that
 // could be a threat (the defender passing, as at the VCT search's defender
 // nodes), a VCF of at most 2 to 5 moves is found with the cut exactly when
