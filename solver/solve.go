@@ -310,8 +310,9 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 // Solver's VCT memory): a search reads the disproofs of the larger limits
 // and the proofs of the smaller ones. They also share the attacker's VCF
 // table (the first slot's; a VCF result does not depend on the threat
-// limit), so the threat tests and defence checks of one search answer
-// those of the other where their trees meet. Not under a node limit without a
+// limit; the other slots' own VCF tables then sit unused), so the threat
+// tests and defence checks of one search answer those of the other where
+// their trees meet. Not under a node limit without a
 // time limit: what one search finds in the table would then depend on how
 // the goroutines were scheduled, and so would the answer, which a node
 // limit keeps reproducible. Measured with limit 5 run for 10 s
