@@ -398,7 +398,7 @@ func (v *proofChecker) search(k int, keep bool) bool {
 	// only by a four whose block is forbidden to black, the one case
 	// played out.
 	last := k == 1
-	blocks := v.def == engine.Black && b.Rule() == engine.Renju && b.Count(engine.Black, engine.MaybeForbidden) > 0
+	blocks := last && v.def == engine.Black && b.Rule() == engine.Renju && b.Count(engine.Black, engine.MaybeForbidden) > 0
 	for _, m := range moves {
 		if !b.Legal(v.att, m) {
 			continue

@@ -72,10 +72,10 @@ type vcfRun struct {
 	end       LineEnd
 	moveBufs  [][]engine.Point
 	scoreBufs [][]int32
-	cells     []engine.Point // scratch of winnerAfterBlock and foursAfterBlock
-	// noLastPrune turns the block cuts (foursAfterBlock, winnerAfterBlock)
+	cells     []engine.Point // scratch of the block cuts
+	// noBlockCuts turns the block cuts (foursAfterBlock, winnerAfterBlock)
 	// off; tests compare the two
-	noLastPrune bool
+	noBlockCuts bool
 }
 
 // newVCFRun prepares a VCF search of att on b (which it plays on and
@@ -346,15 +346,14 @@ func (r *vcfRun) defend(depth, ply int) bool {
 		r.line, r.end = r.line[:0], EndForbiddenBlock
 		return true
 	}
-	if depth > 2 && !r.noLastPrune && !r.foursAfterBlock() {
-		return false // no four after the block: the line ends, at any depth
-	}
-	if depth == 2 && !r.noLastPrune && !r.renjuDef && !r.winnerAfterBlock(e) {
-		// the last four cannot win: see winnerAfterBlock
-		if b.Count(r.att, engine.FourPoints) > 1 {
-			r.cutoff = true // fours besides e may be left: a deeper search could go on
+	if !r.noBlockCuts {
+		if !r.foursAfterBlock() {
+			return false // no four after the block: the line ends, at any depth
 		}
-		return false
+		if depth == 2 && !r.renjuDef && !r.winnerAfterBlock(e) {
+			r.cutoff = true // the last four cannot win; a deeper search could go on
+			return false
+		}
 	}
 	b.Play(e, r.def)
 	win := r.attack(depth-1, ply+1)
@@ -365,59 +364,56 @@ func (r *vcfRun) defend(depth, ply int) bool {
 	return win
 }
 
+// foursAfterBlock reports whether the attacker, after its four just played
+// and the defender's block of it, could have a four left: a four-point
+// other than the block's cell, or under renju a black forbidden point
+// (blackForbiddenPoint), which the white block can turn into a legal four.
+// Without one the line ends there, whatever the depth (a block that makes a
+// defender four must itself be answered by a four), so the block is not
+// played: on lfz084's VCT puzzles that is about one four in five at three
+// or more attacker moves left.
+func (r *vcfRun) foursAfterBlock() bool {
+	return r.b.Count(r.att, engine.FourPoints) > 1 || r.blackForbiddenPoint()
+}
+
 // winnerAfterBlock reports whether, after the attacker's four just played
 // (single five-point e) and the defender's block at e, the attacker could
 // still have a move that wins at once: a cell other than e where it makes a
 // straight four or a double four. The block only takes cells from the
 // attacker (an opponent stone never raises a line pattern), so such a cell
-// must be one now: a cell of Threat StraightFour, or under renju for black
-// a double-four point (ThreatForbidden), which the white block can turn into
-// a legal straight four by killing one of its fours. It does not cover the
-// forbidden block (a black defender under renju), which the caller leaves
-// to lastFour. With one attacker move left after the block (defend at depth
-// 2), a false answer means the line fails, so the block and lastFour need
-// not be played: on lfz084's VCT puzzles about one VCF node in ten is such
-// a lastFour, and 99% of them fail.
+// must be one now: a cell of Threat StraightFour, or under renju a black
+// forbidden point (blackForbiddenPoint), which the white block can turn
+// into a legal straight four by killing one of its fours. It does not cover
+// the forbidden block (a black defender under renju), which the caller
+// leaves to lastFour. With one attacker move left after the block (defend
+// at depth 2), a false answer means the line fails, so the block and
+// lastFour need not be played: on lfz084's VCT puzzles about one VCF node
+// in ten is such a lastFour, and 99% of them fail.
 func (r *vcfRun) winnerAfterBlock(e engine.Point) bool {
 	b := r.b
-	if b.Count(r.att, engine.FourPoints) > 1 {
-		r.cells = b.Points(r.att, engine.FourPoints, r.cells[:0])
-		for _, q := range r.cells {
-			if q != e && b.Threat(r.att, q) >= engine.ThreatStraightFour {
-				return true
-			}
+	r.cells = b.Points(r.att, engine.FourPoints, r.cells[:0])
+	for _, q := range r.cells {
+		if q != e && b.Threat(r.att, q) >= engine.ThreatStraightFour {
+			return true
 		}
 	}
-	if r.renjuAtt && b.Count(engine.Black, engine.MaybeForbidden) > 0 {
-		r.cells = b.Points(engine.Black, engine.MaybeForbidden, r.cells[:0])
-		for _, q := range r.cells {
-			if q != e && b.Threat(engine.Black, q) == engine.ThreatForbidden {
-				return true
-			}
-		}
-	}
-	return false
+	return r.blackForbiddenPoint()
 }
 
-// foursAfterBlock reports whether the attacker, after its four just played
-// and the defender's block of it, could have a four left: a four-point
-// other than the block's cell, or under renju for black a double-four point,
-// which the white block can turn into a legal four. Without one the line
-// ends there, whatever the depth (a block that makes a defender four must
-// itself be answered by a four), so the block is not played: on lfz084's
-// VCT puzzles that is about one four in five at three or more attacker
-// moves left.
-func (r *vcfRun) foursAfterBlock() bool {
+// blackForbiddenPoint reports, for black attacking under renju, whether
+// black has a cell of Threat ThreatForbidden (an overline or a double
+// four): a white stone can kill one four of a double four and leave a legal
+// four or straight four there, so the block cuts must count such cells. It
+// is false for every other attacker.
+func (r *vcfRun) blackForbiddenPoint() bool {
 	b := r.b
-	if b.Count(r.att, engine.FourPoints) > 1 {
-		return true
+	if !r.renjuAtt || b.Count(engine.Black, engine.MaybeForbidden) == 0 {
+		return false
 	}
-	if r.renjuAtt && b.Count(engine.Black, engine.MaybeForbidden) > 0 {
-		r.cells = b.Points(engine.Black, engine.MaybeForbidden, r.cells[:0])
-		for _, q := range r.cells {
-			if b.Threat(engine.Black, q) == engine.ThreatForbidden {
-				return true
-			}
+	r.cells = b.Points(engine.Black, engine.MaybeForbidden, r.cells[:0])
+	for _, q := range r.cells {
+		if b.Threat(engine.Black, q) == engine.ThreatForbidden {
+			return true
 		}
 	}
 	return false

@@ -401,13 +401,14 @@ func BenchmarkVCF(b *testing.B) {
 	}
 }
 
-// TestLastFourPrune checks the VCF's block cuts (foursAfterBlock,
-// winnerAfterBlock) against the search without them: on quintet's VCT cases and every fourth lfz084 VCT puzzle (all of them
-// without -short), for the position and for every quiet attacker move that
-// could be a threat (the defender passing, as at the VCT search's defender
-// nodes), a VCF of at most 2 to 5 moves is found with the cut exactly when
-// without it, and every line found with it replays.
-func TestLastFourPrune(t *testing.T) {
+// TestBlockCuts checks the VCF's block cuts (foursAfterBlock,
+// winnerAfterBlock) against the search without them: on quintet's VCT cases
+// and every fourth lfz084 VCT puzzle (all of them without -short), for the
+// position and for every quiet attacker move that could be a threat (the
+// defender passing, as at the VCT search's defender nodes), a VCF of at
+// most 2 to 5 moves is found with the cuts exactly when without them, and
+// every line found with them replays.
+func TestBlockCuts(t *testing.T) {
 	ps := quintetVCT(t)
 	stride := 4
 	if !testing.Short() {
@@ -424,7 +425,7 @@ func TestLastFourPrune(t *testing.T) {
 		att := pr.Attacker
 		on := newVCFRun(b, att, newFailTable(1), bu)
 		off := newVCFRun(b, att, newFailTable(1), bu)
-		off.noLastPrune = true
+		off.noBlockCuts = true
 		check := func(where string) {
 			for k := 2; k <= 5; k++ {
 				on.tt.nextGeneration()
