@@ -68,13 +68,15 @@ const DefaultThreatLimit = 3
 // MaxAutoThreatLimit is how far Solve widens a VCT search when
 // Solver.ThreatLimit is zero and the search has a time or node limit: the
 // searches of threat limits 2 and MaxAutoThreatLimit start at once, and a
-// search that proves no win hands its place to limit 4, then 3 (see
+// search that proves no win hands its place to limit 5, then 4, then 3 (see
 // autoLimits and portfolio). The answer is the first win or the no-win of
 // the largest limit proven. On lfz084's VCT books, two puzzles that limit 3
 // disproves in a second are won at limit 4 (lfz-6x6-2/40, lfz-tengu/13),
-// and limit 5 alone wins as many puzzles in 10 s as 3 or 4 alone (486,
-// 484, 485 of 531), not all the same ones.
-const MaxAutoThreatLimit = 5
+// and some need threats of a VCF longer than five moves: lfz-gaofei/96 and
+// 249, unknown at limit 5 after 40 s, are won at limits 6 to 10 in 3.2 and
+// 1.6 s. Each limit alone wins 494, 492, 492 and 493 of the 531 puzzles in
+// 10 s (limits 6, 7, 8, 10; limit 5 alone 486).
+const MaxAutoThreatLimit = 8
 
 // Solver answers problems one after another with shared tables and, when
 // Store is set, a durable store of results consulted before searching. It
@@ -95,8 +97,8 @@ type Solver struct {
 	// one search per limit 1, 2, ... ThreatLimit at once and reports the
 	// first win. Zero means DefaultThreatLimit, or with a time or node
 	// limit the automatic schedule up to MaxAutoThreatLimit (autoLimits: 2
-	// and 5 at once, a search that proves no win handing its place to 4,
-	// then 3).
+	// and 8 at once, a search that proves no win handing its place to 5,
+	// then 4, then 3).
 	ThreatLimit int
 
 	mib    int          // memory of all VCT tables, MiB
@@ -302,7 +304,7 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 // table, the rest of its node share and the time left to the next limit not
 // yet started and not covered by a no-win (autoLimits, or with OneSearch
 // the limits above tmax up to MaxAutoThreatLimit). Threat limit 2 often
-// proves no win within a second, and its core then goes to limit 4 while 5
+// proves no win within a second, and its core then goes to limit 5 while 8
 // still runs (lfz-gaofei/239: limit 4 alone wins in 0.5 s, limit 3 runs out
 // of 30 s).
 //
@@ -525,9 +527,15 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 // core of this 2-core machine (limits 1..5: 338, 453, 484, 485, 486 won;
 // 501 won by some limit), then the schedules simulated on those times: 1, 2
 // and 3 at once with the relay to 4 and 5 (the schedule before) 491, and
-// 492 in the real run; 2 and 5, then 4, then 3: 498; 2 and 4 then 5: 497;
+// 492 in the real run; 2 and 5, then 4, then 3: 498 (500 and 501 in the
+// real runs, the searches sharing their solved nodes); 2 and 4 then 5: 497;
 // 2 and 3 then 4 and 5: 495. Limit 1 wins nothing 2 does not win as soon.
-var autoLimits = []int{2, MaxAutoThreatLimit, 4, 3}
+// With the wider limits (each alone at 10 s: 6, 7, 8 and 10 win 494, 492,
+// 492 and 493): 2 and 8, then 5, 4, 3: 499 simulated, 502 in the real run
+// (2026-11-25: gaofei/63, 96, 236 and 249 gained, 96 and 249 unknown at
+// limit 5 after 40 s; 137 and 171 lost); 2 and 10, then 4, 3: 501 in both;
+// 2 and 6, then 4, 3: 500 simulated.
+var autoLimits = []int{2, MaxAutoThreatLimit, 5, 4, 3}
 
 // portfolioLimits returns the threat limits portfolio starts, in order, and
 // how many of them run at once (slots, at least 1): with widen and without

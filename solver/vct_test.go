@@ -432,7 +432,7 @@ func BenchmarkVCT(b *testing.B) {
 
 // TestWidenThreatLimit: lfz-6x6-2/40 has no VCT at threat limit 3 (a
 // quick disproof) but one at 4. The automatic limit widens beyond 3 when
-// the search has a budget (autoLimits: 2 and 5, then 4), so a win is
+// the search has a budget (autoLimits: 2 and 8, then 5, 4), so a win is
 // wanted at limit 4 or above; an explicit limit of 3, or no budget, does
 // not widen.
 func TestWidenThreatLimit(t *testing.T) {
@@ -474,9 +474,9 @@ func TestWidenThreatLimit(t *testing.T) {
 
 // TestThreatLimitRelay: on lfz-gaofei/239 threat limit 3 finds no VCT in
 // its share of the nodes, while limit 4 wins within a few hundred thousand.
-// With the automatic limit the searches of limits 2 and 5 start, and the
+// With the automatic limit the searches of limits 2 and 8 start, and the
 // one of limit 2, which proves no VCT at once, hands its place and the rest
-// of its nodes to limit 4 (the relay of Solver.portfolio); a win at 4 or 5
+// of its nodes to limit 5 (the relay of Solver.portfolio); a win at 4 to 8
 // is wanted. An explicit limit of 3 does not relay and gives unknown.
 func TestThreatLimitRelay(t *testing.T) {
 	var pr Problem

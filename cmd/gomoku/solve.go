@@ -34,7 +34,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "limit", Aliases: []string{"l"},
 				Usage: "most attacker moves, counted up to the move that makes the win certain (0: the record's, else none)"},
 			&cli.IntFlag{Name: "threat-limit",
-				Usage: "vct: longest VCF a quiet threat may threaten; limits 1, 2, ... up to it are searched side by side (0: the record's, else 3, and with --time or --nodes limits 2 and 5 at once, a search that proves no win handing its place to 4, then 3)"},
+				Usage: "vct: longest VCF a quiet threat may threaten; limits 1, 2, ... up to it are searched side by side (0: the record's, else 3, and with --time or --nodes limits 2 and 8 at once, a search that proves no win handing its place to 5, then 4, then 3)"},
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time limit per position, e.g. 10s (0: none)"},
 			&cli.Int64Flag{Name: "nodes", Usage: "node limit per position (0: none)"},
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
