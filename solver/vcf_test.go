@@ -418,6 +418,8 @@ func TestBlockCuts(t *testing.T) {
 		ps = append(ps, lfzVCT(t, stride)...)
 	}
 	bu := newBudget(context.Background(), Limits{}, nil)
+	v := NewVCT(1) // its runs list the quiet threat candidates
+	v.ThreatLimit = 5
 	searches, wins, cut := 0, 0, 0
 	for _, p := range ps {
 		pr := problem(t, p)
@@ -454,8 +456,6 @@ func TestBlockCuts(t *testing.T) {
 		if pr.ToMove == att {
 			check("as given")
 		}
-		v := NewVCT(1)
-		v.ThreatLimit = 5
 		for _, m := range v.newRun(b, att, bu).threatCandidates(nil) {
 			if b.Threat(att, m) >= engine.ThreatFour {
 				continue
