@@ -143,8 +143,9 @@ type proofChecker struct {
 	noVCF    map[posKey]int16
 	answered map[posKey][]engine.Point
 	lines    [][]engine.Point // unansweredDefence's VCF lines of one node
-	// hint[p] == hintGen marks the cells of lines: search tries the
-	// attacker's fours there first
+	// hint[p] == hintGen marks the cells of lines, the ones found at the
+	// node unansweredDefence checks (search runs only under it): search
+	// tries the attacker's fours there first
 	hint    []uint32
 	hintGen uint32
 }
@@ -346,8 +347,7 @@ func (v *proofChecker) unansweredDefence(k int, listed map[engine.Point]bool) en
 	if v.hint == nil {
 		v.hint = make([]uint32, engine.NumCells)
 	}
-	v.hintGen++
-	defer func() { v.hintGen++ }() // no hints outside
+	v.hintGen++ // the hints of the node before no longer count
 	addLine := func() {
 		lines = append(lines, slices.Clone(v.line))
 		for _, m := range v.line {
@@ -446,7 +446,7 @@ func (v *proofChecker) search(k int, keep bool) bool {
 		// cells of the node's known lines, each group in Point order
 		rank := func(m engine.Point) int {
 			r := 2 * int(b.Threat(v.att, m))
-			if v.hint != nil && v.hint[m] == v.hintGen {
+			if v.hint[m] == v.hintGen {
 				r++
 			}
 			return -r

@@ -276,7 +276,7 @@ func (r *vctRun) threatCandidates(moves []engine.Point) []engine.Point {
 					ok = r.twoCanGrow(p, dir, near[dir])
 				}
 				if !ok && defNeed != engine.Dead && b.LinePattern(r.def, p, dir) >= defNeed {
-					ok = r.preBlocks(p, dir, defNeed)
+					ok = r.preBlocks(p, dir, k, defNeed)
 				}
 			}
 			if ok {
@@ -307,19 +307,20 @@ var maxLine = func() (t [1 << 16]engine.LinePattern) {
 }()
 
 // preBlocks tells whether an attacker stone at p could pre-empt a
-// defender five-point along dir that the blocks of a VCF of at most
-// r.threat moves would make: some on-board window through p along dir holds
-// no attacker stone and at least 5-r.threat defender stones, and each of its
+// defender five-point along dir that the blocks of a VCF of at most k
+// moves would make (k: the threat limit threatCandidates applies at the
+// node): some on-board window through p along dir holds no attacker stone
+// and at least 5-k defender stones, and each of its
 // other empty cells can be a block, that is, the five-point of one of the
 // VCF's fours. The i-th block is the five-point of a four made by at most i
 // of the VCF's moves, so the attacker reaches there at least need (the
 // defender's threshold, defNeed, by the same count) along another
 // direction; along dir itself, where p's stone could join the four, any
 // live pattern is taken.
-func (r *vctRun) preBlocks(p engine.Point, dir engine.Direction, need engine.LinePattern) bool {
+func (r *vctRun) preBlocks(p engine.Point, dir engine.Direction, k int, need engine.LinePattern) bool {
 	b := r.b
 	step := engine.Dirs[dir]
-	minDef := 5 - r.threat
+	minDef := 5 - k
 	for start := -4; start <= 0; start++ {
 		ok, defs := true, 0
 		for j := start; ok && j < start+5; j++ {
