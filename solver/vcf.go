@@ -95,6 +95,12 @@ func (r *vcfRun) reset(b *engine.Board, att engine.Color, tt *failTable, bu *bud
 		line:     r.line[:0], fwd: r.fwd[:0], moveBufs: r.moveBufs, scoreBufs: r.scoreBufs, cells: r.cells}
 }
 
+// setBudget moves r onto budget bu, with its node cap (a cap left at the
+// old budget's limit would stop the search there).
+func (r *vcfRun) setBudget(bu *budget) {
+	r.bu, r.nodeCap = bu, bu.maxNodes
+}
+
 // find searches the current position (attacker to move) for a VCF of at
 // most depth attacker moves. On a win it returns the line, in a buffer that
 // the next call reuses, and how it ends. It returns false when there is no

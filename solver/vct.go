@@ -321,11 +321,12 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		}
 		r.stop, r.vcf.stop = false, false
 		r.bu = newBudget(ctx, lim, nil)
-		r.vcf.bu = r.bu
 		searched := r.vcf.nodes
 		if lim.Nodes > 0 {
 			r.bu.maxNodes = searched + lim.Nodes
 		}
+		r.vcf.setBudget(r.bu)
+		r.dvcf.setBudget(r.bu)
 		root, err := r.extract(depth)
 		if r.stop || r.vcf.stop || ctx.Err() != nil {
 			res.Status, res.Stopped = StatusUnknown, r.bu.stopped

@@ -828,3 +828,48 @@ func TestSortMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestProofNearNodeLimit: a win proven just inside the node limit still
+// comes with its proof, which gets a budget of its own (Prove); before, the
+// attacker's VCF search kept the search's node cap and the proof's
+// extraction stopped there, so such a win came back unknown ("cancelled").
+// The position is freestyle game 004 of the shared records after 13 moves
+// (Piskvork coordinates), black to move and win at threat limit 2. Over
+// node limits just below the nodes a win takes, every answer must be a win
+// or unknown for lack of nodes, and no limit may lose a win that a smaller
+// one found.
+func TestProofNearNodeLimit(t *testing.T) {
+	b, err := engine.NewBoard(15, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := engine.Black
+	for _, m := range [][2]int{{8, 8}, {9, 9}, {7, 11}, {8, 7}, {6, 10}, {9, 8}, {5, 9}, {4, 8}, {5, 11}, {9, 7}, {8, 12}, {9, 13}, {7, 9}} {
+		b.Play(engine.PointAt(m[0]-1, m[1]-1), c)
+		c = c.Opponent()
+	}
+	pr := Problem{Board: b, ToMove: c, Attacker: c}
+	v := NewVCT(16)
+	v.ThreatLimit = 2
+	full, _, err := v.Prove(context.Background(), pr, Limits{}, nil)
+	if err != nil || full.Status != StatusWin {
+		t.Fatalf("unlimited: %v %v", full.Status, err)
+	}
+	won := false
+	for n := max(1, full.Nodes-600); n <= full.Nodes; n += 8 {
+		res, _, err := v.Prove(context.Background(), pr, Limits{Nodes: n}, nil)
+		switch {
+		case err != nil:
+			t.Fatalf("%d nodes: %v", n, err)
+		case res.Status == StatusWin:
+			won = true
+		case won:
+			t.Fatalf("%d nodes: %v (%s) after a win with fewer", n, res.Status, res.Stopped)
+		case res.Status != StatusUnknown || res.Stopped != "nodes":
+			t.Fatalf("%d nodes: %v, stopped %q; want a win or unknown for nodes", n, res.Status, res.Stopped)
+		}
+	}
+	if !won {
+		t.Errorf("no win up to the %d nodes of the unlimited search", full.Nodes)
+	}
+}
