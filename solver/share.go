@@ -19,10 +19,10 @@ import (
 // An entry is two 64-bit words, key^data and data, written and read with
 // atomic operations and no lock: a torn entry (two goroutines writing one
 // slot) fails the key check and reads as absent (Hyatt and Mann's lockless
-// hashing). data holds the generation (8 bits), the threat limit (3), a
-// proven bit, the move that proved an attacker node (16) and the nodes
-// spent below the node (32), the replacement priority. Buckets of four
-// entries fill one 64-byte cache line.
+// hashing). data holds the generation (8 bits), the threat limit (4, up to
+// maxSharedLimit), a proven bit, the move that proved an attacker node (16)
+// and the nodes spent below the node (32), the replacement priority.
+// Buckets of four entries fill one 64-byte cache line.
 type sharedTable struct {
 	words []uint64
 	mask  uint64 // bucket index mask
@@ -38,6 +38,10 @@ const (
 	// left 4,000 entries where it leaves 60,000, and the searches of the
 	// other limits found next to nothing.
 	sharedFraction = 8
+	// maxSharedLimit is the largest threat limit an entry holds. A disproof
+	// at a larger limit is recorded at maxSharedLimit (it holds there too);
+	// a proof at a larger limit is not recorded (store).
+	maxSharedLimit = 15
 )
 
 // newSharedTable returns a table of about mib MiB (at least 1).
@@ -60,10 +64,13 @@ func (t *sharedTable) nextGeneration() {
 	}
 }
 
+// sharedData packs an entry's data word: gen in bits 0-7, the threat limit
+// (at most maxSharedLimit) in 8-11, proven in 12, best in 13-28 and work in
+// 29-60.
 func sharedData(gen uint64, limit int, proven bool, best engine.Point, work uint32) uint64 {
-	d := gen | uint64(min(limit, 7))<<8 | uint64(uint16(best))<<12 | uint64(work)<<28
+	d := gen | uint64(min(limit, maxSharedLimit))<<8 | uint64(uint16(best))<<13 | uint64(work)<<29
 	if proven {
-		d |= 1 << 11
+		d |= 1 << 12
 	}
 	return d
 }
@@ -79,13 +86,13 @@ func (t *sharedTable) lookup(key uint64, limit int) (found, proven bool, best en
 		if atomic.LoadUint64(&t.words[i])^d != key || d&0xff != t.gen {
 			continue
 		}
-		l := int(d >> 8 & 7)
-		if d&(1<<11) != 0 {
+		l := int(d >> 8 & 15)
+		if d&(1<<12) != 0 {
 			if l <= limit {
-				return true, true, engine.Point(uint16(d >> 12)), uint32(d >> 28)
+				return true, true, engine.Point(uint16(d >> 13)), uint32(d >> 29)
 			}
 		} else if l >= limit {
-			return true, false, engine.NoPoint, uint32(d >> 28)
+			return true, false, engine.NoPoint, uint32(d >> 29)
 		}
 		return false, false, engine.NoPoint, 0
 	}
@@ -94,8 +101,13 @@ func (t *sharedTable) lookup(key uint64, limit int) (found, proven bool, best en
 
 // store records key's node as solved at threat limit limit, in the slot of
 // its own key if the bucket has one, else in one of an older generation,
-// else in the one with the least work.
+// else in the one with the least work. A proof at a limit above
+// maxSharedLimit is not recorded: the entry cannot say that it holds only
+// there.
 func (t *sharedTable) store(key uint64, limit int, proven bool, best engine.Point, work uint32) {
+	if proven && limit > maxSharedLimit {
+		return
+	}
 	b := (key & t.mask) * sharedBucket * 2
 	victim, least := b, uint64(1<<63)
 	for i := b; i < b+sharedBucket*2; i += 2 {
@@ -104,7 +116,7 @@ func (t *sharedTable) store(key uint64, limit int, proven bool, best engine.Poin
 			victim = i
 			break
 		}
-		if w := d >> 28; w < least {
+		if w := d >> 29; w < least {
 			victim, least = i, w
 		}
 	}

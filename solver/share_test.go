@@ -32,6 +32,24 @@ func TestSharedTableNesting(t *testing.T) {
 	if found, _, _, _ := s.lookup(proved^1, 5); found {
 		t.Error("a key never stored was found")
 	}
+	// the limits above 7 (--threat-limit 8 runs limits 1 to 8 side by side)
+	// and above maxSharedLimit
+	s.store(proved^2, 8, true, m, 1)
+	s.store(refuted^2, maxSharedLimit+5, false, engine.NoPoint, 1)
+	s.store(proved^3, maxSharedLimit+1, true, m, 1)
+	for _, c := range []struct {
+		key          uint64
+		limit        int
+		found, prove bool
+	}{
+		{proved ^ 2, 7, false, false}, {proved ^ 2, 8, true, true}, {proved ^ 2, 9, true, true},
+		{refuted ^ 2, maxSharedLimit, true, false}, {refuted ^ 2, 8, true, false},
+		{proved ^ 3, maxSharedLimit + 1, false, false},
+	} {
+		if found, proven, _, _ := s.lookup(c.key, c.limit); found != c.found || proven != c.prove {
+			t.Errorf("key %#x at limit %d: found %v proven %v, want %v %v", c.key, c.limit, found, proven, c.found, c.prove)
+		}
+	}
 	s.nextGeneration()
 	if found, _, _, _ := s.lookup(proved, 5); found {
 		t.Error("an entry of the last generation was found")
