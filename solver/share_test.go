@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"gomoku/engine"
 	"gomoku/positions/datatest"
@@ -149,5 +150,45 @@ func TestSharedAcrossLimits(t *testing.T) {
 		if hits == 0 {
 			t.Errorf("threat limit %d after %d: no answer came from the shared table", pair[1], pair[0])
 		}
+	}
+}
+
+// TestPortfolioShareSolved runs the automatic portfolio with
+// Solver.ShareSolved on a sample of lfz084's VCT books: the searches must
+// read each other's entries (shared hits), every win comes with a proof that
+// VerifyProof accepts, and no puzzle is proven a no-win that the portfolio
+// without sharing wins (the shared entries are sound).
+func TestPortfolioShareSolved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("half a minute: run without -short")
+	}
+	lim := Limits{Time: 2 * time.Second}
+	shared, plain := NewSolver(64), NewSolver(64)
+	shared.ShareSolved = true
+	hits := int64(0)
+	for _, p := range lfzVCT(t, 53) {
+		pr := problem(t, p)
+		a, err := shared.Solve(context.Background(), pr, ModeVCT, lim, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Label(), err)
+		}
+		for _, v := range shared.vcts {
+			hits += v.sharedHits
+		}
+		if a.Status == StatusWin {
+			if _, err := VerifyProof(a.Proof); err != nil {
+				t.Errorf("%s: %v", p.Label(), err)
+			}
+		}
+		b, err := plain.Solve(context.Background(), pr, ModeVCT, lim, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Label(), err)
+		}
+		if a.Status != StatusUnknown && b.Status != StatusUnknown && a.Status != b.Status {
+			t.Errorf("%s: %v with the shared table, %v without", p.Label(), a.Status, b.Status)
+		}
+	}
+	if hits == 0 {
+		t.Error("no search read the shared table")
 	}
 }

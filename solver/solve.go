@@ -100,10 +100,17 @@ type Solver struct {
 	// and 8 at once, a search that proves no win handing its place to 5,
 	// then 4, then 3).
 	ThreatLimit int
+	// ShareSolved makes the searches of a VCT portfolio share their solved
+	// nodes and the attacker's VCF table (see portfolio). Off by default:
+	// the sharing makes the slow wins depend on how the searches' progress
+	// interleaves, and on lfz084's VCT books at 10 s each it solved fewer
+	// (501 and 502 within the time, against 504 without, 2026-11-25).
+	ShareSolved bool
 
-	mib    int          // memory of all VCT tables, MiB
-	vcts   []*VCT       // per portfolio slot, each with a 1/len(vcts) share of mib less shared's
-	shared *sharedTable // the portfolio's table of solved nodes, 1/sharedFraction of mib
+	mib     int          // memory of all VCT tables, MiB
+	vcts    []*VCT       // per portfolio slot, each with a 1/len(vcts) share of mib less shared's
+	vctsMiB int          // the memory of each of vcts
+	shared  *sharedTable // the portfolio's table of solved nodes, 1/sharedFraction of mib
 }
 
 // NewSolver returns a Solver whose tables take about mib MiB in all
@@ -118,19 +125,24 @@ func NewSolver(mib int) *Solver {
 }
 
 // vct returns the VCT searcher of portfolio slot t (1-based) when n slots
-// run side by side, its tables a 1/n share of the memory less the shared
-// table's (sharedFraction). The searchers are made when first needed, and all made
-// again when n changes, so that the tables never add up to more than the
-// Solver's memory.
+// run side by side, its tables a 1/n share of the memory, less the shared
+// table's (sharedFraction) with ShareSolved. The searchers are made when
+// first needed, and all made again when their share changes, so that the
+// tables never add up to more than the Solver's memory.
 func (s *Solver) vct(t, n int) *VCT {
 	if s.mib == 0 {
 		s.mib = DefaultMemoryMiB * 3 / 4
 	}
-	if n != len(s.vcts) {
-		s.vcts = make([]*VCT, n)
+	mib := s.mib
+	if s.ShareSolved {
+		mib -= s.mib / sharedFraction
+	}
+	mib = max(1, mib/n)
+	if n != len(s.vcts) || mib != s.vctsMiB {
+		s.vcts, s.vctsMiB = make([]*VCT, n), mib
 	}
 	if s.vcts[t-1] == nil {
-		s.vcts[t-1] = NewVCT(max(1, (s.mib-s.mib/sharedFraction)/n))
+		s.vcts[t-1] = NewVCT(mib)
 	}
 	return s.vcts[t-1]
 }
@@ -308,19 +320,26 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 // still runs (lfz-gaofei/239: limit 4 alone wins in 0.5 s, limit 3 runs out
 // of 30 s).
 //
-// The searches share their solved nodes (sharedTable, an eighth of the
-// Solver's VCT memory): a search reads the disproofs of the larger limits
-// and the proofs of the smaller ones. They also share the attacker's VCF
-// table (the first slot's; a VCF result does not depend on the threat
-// limit; the other slots' own VCF tables then sit unused), so the threat
-// tests and defence checks of one search answer those of the other where
-// their trees meet. Not under a node limit without a
-// time limit: what one search finds in the table would then depend on how
-// the goroutines were scheduled, and so would the answer, which a node
-// limit keeps reproducible. Measured with limit 5 run for 10 s
-// and then limit 4 on its table, on 15 lfz084 puzzles that limit 4 alone
-// wins in 3-9 s: limit 4 took 76 s in all (45M nodes) against 98 s (58M)
-// without the table.
+// With Solver.ShareSolved the searches share their solved nodes
+// (sharedTable, an eighth of the Solver's VCT memory): a search reads the
+// disproofs of the larger limits and the proofs of the smaller ones. They
+// also share the attacker's VCF table (the first slot's; a VCF result does
+// not depend on the threat limit; the other slots' own VCF tables then sit
+// unused), so the threat tests and defence checks of one search answer
+// those of the other where their trees meet. Not under a node limit
+// without a time limit: what one search finds in the table would then
+// depend on how the goroutines were scheduled, and so would the answer,
+// which a node limit keeps reproducible. Measured with limit 5 run for
+// 10 s and then limit 4 on its table, on 15 lfz084 puzzles that limit 4
+// alone wins in 3-9 s: limit 4 took 76 s in all (45M nodes) against 98 s
+// (58M) without the table. But side by side the sharing makes a slow win
+// a matter of timing: lfz-gaofei/148, which limit 2 alone wins in 4.05M
+// nodes (5.5 s), was unknown after 30-40 s in two portfolio runs of three
+// (limit 2 there searched 23M nodes, steered elsewhere by the sound
+// disproofs it read from limit 8), and won in 6.5 s in three of three
+// without the sharing. On lfz084's VCT books at 10 s each the portfolio
+// solved 504 within the time without it, against 501 and 502 with it
+// (2026-11-25), so it is off by default.
 //
 // Once a search proves its root, the others are stopped and no limit is
 // started until it returns: its proof is then built and checked
@@ -397,7 +416,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	// with a node limit alone the answer must not depend on how the
 	// goroutines are scheduled, so the searches then share nothing
 	var shared *sharedTable
-	if lim.Time > 0 || lim.Nodes == 0 {
+	if s.ShareSolved && (lim.Time > 0 || lim.Nodes == 0) {
 		if s.shared == nil {
 			s.shared = newSharedTable(max(1, s.mib/sharedFraction))
 		}

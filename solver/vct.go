@@ -70,8 +70,8 @@ import (
 // proof is re-checked by VerifyProof before it is reported.
 //
 // Across threat limits. The searches of a portfolio (Solver) run at
-// different threat limits side by side and share their solved nodes through
-// a sharedTable: a node proven at one limit is proven at every larger one,
+// different threat limits side by side and, with Solver.ShareSolved, share
+// their solved nodes through a sharedTable: a node proven at one limit is proven at every larger one,
 // and one disproven at every smaller one (the limits nest), so each search
 // asks the table before it expands a node and records every node it
 // solves. A proof built on another search's entries is rebuilt in this
