@@ -108,8 +108,8 @@ type Solver struct {
 	ShareSolved bool
 
 	mib     int          // memory of all VCT tables, MiB
-	vcts    []*VCT       // per portfolio slot, each with a 1/len(vcts) share of mib less shared's
-	vctsMiB int          // the memory of each of vcts
+	vcts    []*VCT       // per portfolio slot, each with vctsMiB (see vct)
+	vctsMiB int          // a 1/len(vcts) share of mib, less shared's with ShareSolved
 	shared  *sharedTable // the portfolio's table of solved nodes, 1/sharedFraction of mib
 }
 

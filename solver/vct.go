@@ -71,10 +71,10 @@ import (
 //
 // Across threat limits. The searches of a portfolio (Solver) run at
 // different threat limits side by side and, with Solver.ShareSolved, share
-// their solved nodes through a sharedTable: a node proven at one limit is proven at every larger one,
-// and one disproven at every smaller one (the limits nest), so each search
-// asks the table before it expands a node and records every node it
-// solves. A proof built on another search's entries is rebuilt in this
+// their solved nodes through a sharedTable: a node proven at one limit is
+// proven at every larger one, and one disproven at every smaller one (the
+// limits nest), so each search asks the table before it expands a node and
+// records every node it solves. A proof built on another search's entries is rebuilt in this
 // search's own table (extract), and checked as every proof is.
 type VCT struct {
 	pn   *pnTable
