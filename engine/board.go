@@ -14,9 +14,10 @@ import (
 // cell codes, so the key of a cell along a direction (its ten neighbours,
 // pattern.go) is two shifts away. Per empty cell the board keeps, per side,
 // the line pattern of each direction and the combined Threat (threat.go),
-// and per side the sets of five-, four- and three-points. Per five-cell
-// window (García's "monomials", monomial.go) it keeps the stone counts, from
-// which the potential v(p) = Σ s(m) over the windows m covering p follows.
+// both sides packed into one word (the cell state, st), and per side the
+// sets of five-, four- and three-points. Per five-cell window (García's
+// "monomials", monomial.go) it keeps the stone counts, from which the
+// potential v(p) = Σ s(m) over the windows m covering p follows.
 //
 // A move touches only what it can change: its four line words, the patterns
 // of the (at most 40) cells within five steps along its four lines, and the
@@ -31,20 +32,19 @@ type Board struct {
 	rule    Rule
 	lines   *[keySpace]uint8    // ruleTable(rule)
 	threatT [2]*[1 << 16]Threat // threatTable(rule, side)
-	exact   [2]bool             // per side: wins only with exactly five
+	reach   [2]uint64           // per colour code&1 (white, black): its reachMasks entry
 	wordLo  int                 // first and last word of a pointSet that can hold
 	wordHi  int                 // an on-board cell
 
 	cells   [NumCells]Color
 	words   [NumDirs][2 * Stride]uint64 // line words, see lineOf
-	lineP   [2][NumCells]uint16         // per side: 4 line patterns, direction d in bits 4d..4d+3
-	threat  [2][NumCells]Threat         // per side; ThreatNone on occupied cells
+	st      [NumCells]uint64            // per cell: its state (layout at stPatterns)
 	sets    [2][numSets]pointSet
 	setSize [2][numSets]int
 	hash    uint64
 	sym     *[NumSymmetries][NumCells]Point
 	history []move
-	undoLog []change // cell states overwritten by the moves in history, [:logLen]
+	undoLog []uint64 // cell states overwritten by the moves in history, [:logLen], each with its cell at stCell
 	logLen  int
 
 	windows [NumDirs][2 * Stride][Stride]uint8 // window states, by window start (monomial.go)
@@ -58,13 +58,29 @@ type move struct {
 	log  int32 // logLen before the move
 }
 
-// change records the state of one cell before a move overwrote it, so that
-// Undo restores it without recomputing patterns.
-type change struct {
-	q  Point
-	lp [2]uint16
-	t  [2]Threat
-}
+// A cell's state is one uint64, so that a move reads, writes and logs each
+// cell it changes with one load and one store:
+//
+//	bits  0..15  black's line patterns, direction d in bits 4d..4d+3
+//	bits 16..31  white's line patterns, the same way
+//	bits 32..39  black's Threat (with the maybeForbidden flag)
+//	bits 40..47  white's Threat
+//	bits 48..63  zero in st; the cell (Point) in an undo log entry
+//
+// Occupied cells have ThreatNone for both sides; their patterns are stale
+// and never read.
+const (
+	stPatterns = 16 // bits per side of the patterns
+	stThreats  = 32 // first bit of the threats
+	stCell     = 48 // first bit of the cell in a log entry
+	stMask     = 1<<48 - 1
+)
+
+// patterns returns side s's four line patterns from cell state v.
+func patterns(v uint64, s int) uint16 { return uint16(v >> (stPatterns * (s & 1))) }
+
+// threatOf returns side s's Threat, flag included, from cell state v.
+func threatOf(v uint64, s int) Threat { return Threat(v >> (stThreats + 8*(s&1))) }
 
 // maxChanges bounds the cells one move can change: itself and 40 neighbours.
 const maxChanges = 1 + 2*Pad*NumDirs
@@ -127,10 +143,15 @@ func NewBoard(size int, r Rule) (*Board, error) {
 		return nil, fmt.Errorf("rule %d: %w", r, ErrBadRule)
 	}
 	b := &Board{size: size, rule: r, lines: (*[keySpace]uint8)(ruleTable(r)), history: make([]move, 0, size*size),
-		undoLog: make([]change, size*size*maxChanges)}
+		undoLog: make([]uint64, size*size*maxChanges)}
 	b.threatT[0] = (*[1 << 16]Threat)(threatTable(r, Black))
 	b.threatT[1] = (*[1 << 16]Threat)(threatTable(r, White))
-	b.exact = [2]bool{r.exact(Black), r.exact(White)}
+	for _, c := range [2]Color{Black, White} {
+		b.reach[c&1] = reachMasks[0]
+		if r.exact(c) {
+			b.reach[c&1] = reachMasks[1]
+		}
+	}
 	b.sym = symmetryTable(size)
 	b.wordLo = int(PointAt(0, 0)) / 64
 	b.wordHi = int(PointAt(size-1, size-1)) / 64
@@ -160,7 +181,7 @@ func NewBoard(size int, r Rule) (*Board, error) {
 func (b *Board) Clone() *Board {
 	c := *b
 	c.history = append(make([]move, 0, cap(b.history)), b.history...)
-	c.undoLog = make([]change, len(b.undoLog))
+	c.undoLog = make([]uint64, len(b.undoLog))
 	copy(c.undoLog, b.undoLog[:b.logLen])
 	return &c
 }
@@ -225,13 +246,16 @@ func (b *Board) LastMoveWon() bool {
 func (b *Board) Play(p Point, c Color) {
 	s := c - 1
 	p &= NumCells - 1
-	b.history = append(b.history, move{p: p, c: c, five: b.threat[s][p]&^maybeForbidden == ThreatFive,
+	v := b.st[p]
+	b.history = append(b.history, move{p: p, c: c, five: threatOf(v, int(s))&^maybeForbidden == ThreatFive,
 		log: int32(b.logLen)})
-	b.logChange(p)
+	b.undoLog[b.logLen] = uint64(p)<<stCell | v
+	b.logLen++
 	b.cells[p] = c
 	b.hash ^= zobrist[s&1][p]
-	b.setThreat(0, p, ThreatNone)
-	b.setThreat(1, p, ThreatNone)
+	b.st[p] = v & (1<<stThreats - 1)
+	b.setThreat(0, p, threatOf(v, 0), ThreatNone)
+	b.setThreat(1, p, threatOf(v, 1), ThreatNone)
 	b.updateLines(p, uint32(c))
 	b.updateWindows(p, c, true)
 }
@@ -249,14 +273,17 @@ func (b *Board) Undo() {
 		b.words[d][l&(2*Stride-1)] ^= uint64(m.c) << (2 * pos)
 	}
 	for i := b.logLen - 1; i >= int(m.log); i-- {
-		ch := &b.undoLog[i]
-		q := ch.q & (NumCells - 1)
-		b.lineP[0][q], b.lineP[1][q] = ch.lp[0], ch.lp[1]
-		if ch.t[0] != b.threat[0][q] {
-			b.setThreat(0, q, ch.t[0])
-		}
-		if ch.t[1] != b.threat[1][q] {
-			b.setThreat(1, q, ch.t[1])
+		e := b.undoLog[i]
+		q := Point(e>>stCell) & (NumCells - 1)
+		old, cur := e&stMask, b.st[q]
+		b.st[q] = old
+		if diff := (old ^ cur) >> stThreats; diff != 0 {
+			if diff&0xff != 0 {
+				b.setThreat(0, q, threatOf(cur, 0), threatOf(old, 0))
+			}
+			if diff&0xff00 != 0 {
+				b.setThreat(1, q, threatOf(cur, 1), threatOf(old, 1))
+			}
 		}
 	}
 	b.logLen = int(m.log)
@@ -291,16 +318,18 @@ func (b *Board) key(p Point, d int) uint32 {
 // recompute sets the line patterns and threats of empty cell p from the line
 // words, from scratch.
 func (b *Board) recompute(p Point) {
-	var lp [2]uint16
+	var v uint64
 	for d := 0; d < NumDirs; d++ {
-		code := uint16(b.lines[b.key(p, d)&(keySpace-1)])
-		lp[0] |= code & 0xf << (4 * d)
-		lp[1] |= code >> 4 << (4 * d)
+		code := uint64(b.lines[b.key(p, d)&(keySpace-1)])
+		v |= code&0xf<<(4*d) | code>>4<<(stPatterns+4*d)
 	}
+	old := b.st[p]
 	for s := 0; s < 2; s++ {
-		b.lineP[s][p] = lp[s]
-		b.setThreat(s, p, b.threatT[s][lp[s]])
+		t := b.threatT[s][patterns(v, s)]
+		v |= uint64(t) << (stThreats + 8*s)
+		b.setThreat(s, p, threatOf(old, s), t)
 	}
+	b.st[p] = v
 }
 
 // Reset takes back every stone, leaving the empty board.
@@ -328,106 +357,79 @@ func (b *Board) Put(p Point, c Color) error {
 }
 
 // updateLines toggles code (the colour of the stone at p) in p's four line
-// words and refreshes the patterns of the empty cells up to Pad steps away. A
-// side's pattern at q depends only on the cells before the first opposing
-// stone or wall in each direction, so the walk stops at a wall and refreshes
-// a side only while no opposing stone lies between p and q.
+// words and refreshes the patterns of the empty cells up to Pad steps away
+// along them. The empty cells are read from the line word itself (a 2-bit
+// code of 0), so the walk has no branch per cell. A wall ends a line and
+// every cell beyond it within Pad steps is a wall too, so no cell past one
+// is visited. A stone five steps away matters only to a side that needs
+// exactly five (overline), so those cells are refreshed only when the
+// mover's side does (reach). A side's pattern at q depends only on the
+// cells before the first opposing stone or wall, so a cell refreshed behind
+// an opposing stone just finds that side's pattern unchanged.
 func (b *Board) updateLines(p Point, code uint32) {
+	reach := b.reach[code&1]
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
 		wp := &b.words[d][l&(2*Stride-1)]
 		*wp ^= uint64(code) << (2 * pos)
 		w := *wp
 		step := Dirs[d]
-		for _, sign := range [2]int{1, -1} {
-			var seen Color // colours of the stones passed, as a 2-bit mask
-			for k := 1; k <= Pad; k++ {
-				q := (int(p) + sign*k*step) & (NumCells - 1)
-				c := b.cells[q]
-				if c == Wall {
-					break
-				}
-				if c != Empty {
-					seen |= c
-					continue
-				}
-				blocked := seen
-				if k == Pad {
-					// A stone five steps away matters only to its own side,
-					// and only if that side needs exactly five (overline).
-					if !b.exact[code-1] || seen&Color(code^3) != 0 {
-						continue
-					}
-					blocked = Color(code)
-				} else if seen == Black|White {
-					continue // black's view ends at a white stone, white's at a black one
-				}
-				qpos := uint(pos + sign*k)
-				key := uint32(w>>(2*(qpos-Pad)))&0x3ff | uint32(w>>(2*(qpos+1))&0x3ff)<<10
-				b.refreshKey(Point(q), d, blocked, key)
-			}
+		// bit 2j: the cell at offset j-Pad is empty
+		empty := ^(w | w>>1) >> ((2*pos - 2*Pad) & 63) & reach
+		for empty != 0 {
+			j := bits.TrailingZeros64(empty) >> 1
+			empty &= empty - 1
+			lo := uint(2*(pos-Pad+j)-2*Pad) & 63 // the key's first cell, Pad before q
+			key := uint32(w>>lo)&0x3ff | uint32(w>>((lo+2*Pad+2)&63))&0x3ff<<10
+			b.refreshKey(Point(int(p)+(j-Pad)*step), d, key)
 		}
 	}
 }
+
+// reachMasks select, in a line word shifted to start Pad cells before the
+// move, the even bits of the cells updateLines refreshes: offsets ±1..±4,
+// and ±5 too for a side that needs exactly five.
+var reachMasks = func() (m [2]uint64) {
+	for j := 0; j <= 2*Pad; j++ {
+		switch j {
+		case Pad:
+		case 0, 2 * Pad:
+			m[1] |= 1 << (2 * j)
+		default:
+			m[0] |= 1 << (2 * j)
+			m[1] |= 1 << (2 * j)
+		}
+	}
+	return m
+}()
 
 // refreshKey recomputes the line pattern of empty cell q along d from its
-// key, and the cell's threats, for each side whose view is not blocked:
-// blocked is a mask of the colours seen between q and the changed cell
-// (White blocks black, Black blocks white). The cell's previous state goes
-// to the undo log when anything changes.
-func (b *Board) refreshKey(q Point, d int, blocked Color, key uint32) {
+// key, and the cell's threats. The cell's previous state goes to the undo
+// log when anything changes.
+func (b *Board) refreshKey(q Point, d int, key uint32) {
 	q &= NumCells - 1
-	code := uint16(b.lines[key&(keySpace-1)])
-	shift := uint(4 * d)
-	old0, old1 := b.lineP[0][q], b.lineP[1][q]
-	new0, new1 := old0, old1
-	if blocked&White == 0 {
-		new0 = old0&^(0xf<<shift) | (code&0xf)<<shift
-	}
-	if blocked&Black == 0 {
-		new1 = old1&^(0xf<<shift) | (code>>4)<<shift
-	}
-	if new0 == old0 && new1 == old1 {
+	code := uint64(b.lines[key&(keySpace-1)])
+	shift := uint(d&3) * 4
+	old := b.st[q]
+	v := old&^(0xf000f<<shift) | (code&0xf|code>>4<<stPatterns)<<shift
+	if uint32(v) == uint32(old) {
 		return
 	}
-	b.logChange(q)
-	b.lineP[0][q], b.lineP[1][q] = new0, new1
-	if threatClass[old0>>shift&0xf] != threatClass[new0>>shift&0xf] {
-		if t := b.threatT[0][new0]; t != b.threat[0][q] {
-			b.setThreat(0, q, t)
-		}
-	}
-	if threatClass[old1>>shift&0xf] != threatClass[new1>>shift&0xf] {
-		if t := b.threatT[1][new1]; t != b.threat[1][q] {
-			b.setThreat(1, q, t)
-		}
-	}
-}
-
-// logChange appends the current state of cell q (its line patterns and
-// threats, per side) to the undo log, before a move changes it. The fields are stored one by one:
-// building the entry as a composite literal made the compiler assemble it
-// on the stack with narrow stores and copy it with one wide load, a
-// store-forwarding stall that cost a tenth of a VCT search's time.
-func (b *Board) logChange(q Point) {
-	e := &b.undoLog[b.logLen]
-	e.q, e.lp[0], e.lp[1] = q, b.lineP[0][q], b.lineP[1][q]
-	e.t[0], e.t[1] = b.threat[0][q], b.threat[1][q]
+	b.undoLog[b.logLen] = uint64(q)<<stCell | old
 	b.logLen++
+	t0, t1 := b.threatT[0][uint16(v)], b.threatT[1][uint16(v>>stPatterns)]
+	b.st[q] = uint64(uint32(v)) | uint64(t0)<<stThreats | uint64(t1)<<(stThreats+8)
+	if o := threatOf(old, 0); t0 != o {
+		b.setThreat(0, q, o, t0)
+	}
+	if o := threatOf(old, 1); t1 != o {
+		b.setThreat(1, q, o, t1)
+	}
 }
 
-// threatClass groups the line patterns that combine alike (threat.go):
-// patterns of one group can replace each other without changing any Threat.
-var threatClass = [16]uint8{
-	Dead: 0, BlockedOne: 0, FlexOne: 0, BlockedTwo: 0,
-	Overline: 1, FlexTwo: 2, BlockedThree: 3, FlexThree: 4, Four: 5, StraightFour: 6, DoubleFourLine: 7, Five: 8,
-	12: 9, 13: 10, 14: 11, 15: 12,
-}
-
-// setThreat records threat t for side s at q and keeps the sets current.
-func (b *Board) setThreat(s int, q Point, t Threat) {
-	old := b.threat[s][q]
-	b.threat[s][q] = t
+// setThreat keeps side s's sets current as its threat at q changes from old
+// to t (the cell state holds the threat itself).
+func (b *Board) setThreat(s int, q Point, old, t Threat) {
 	diff := setMask[old] ^ setMask[t]
 	for diff != 0 {
 		k := bits.TrailingZeros8(diff)
@@ -445,13 +447,13 @@ func (b *Board) setThreat(s int, q Point, t Threat) {
 // cell. For black under renju a double-three shows as ThreatDoubleThree (or
 // as the four it also makes) whether or not it is forbidden; Forbidden tells.
 func (b *Board) Threat(c Color, p Point) Threat {
-	return b.threat[c-1][p] &^ maybeForbidden
+	return threatOf(b.st[p&(NumCells-1)], int(c-1)) &^ maybeForbidden
 }
 
 // LinePattern returns what the line through empty cell p along direction d
 // becomes if c plays p.
 func (b *Board) LinePattern(c Color, p Point, d Direction) LinePattern {
-	return LinePattern(b.lineP[c-1][p] >> (4 * d) & 0xf)
+	return LinePattern(patterns(b.st[p&(NumCells-1)], int(c-1)) >> (4 * (d & 3)) & 0xf)
 }
 
 // LinePatterns returns what the four lines through p become if c plays p,
@@ -463,7 +465,7 @@ func (b *Board) LinePatterns(c Color, p Point) uint16 {
 	if b.cells[p] != Empty {
 		return 0
 	}
-	return b.lineP[c-1][p]
+	return patterns(b.st[p], int(c-1))
 }
 
 // Count returns the number of cells in side c's set s.

@@ -45,7 +45,7 @@ func (b *Board) Forbidden(p Point) ForbiddenKind {
 	if b.rule != Renju || !b.OnBoard(p) || b.cells[p] != Empty {
 		return NotForbidden
 	}
-	t := b.threat[0][p]
+	t := threatOf(b.st[p], 0)
 	switch {
 	case t == ThreatFive:
 		return NotForbidden
@@ -69,12 +69,12 @@ func (b *Board) Forbidden(p Point) ForbiddenKind {
 // elsewhere (a white stone can turn a fake three real by making its
 // straight-four point playable). It is false for other rules and cells.
 func (b *Board) ForbiddenCandidate(p Point) bool {
-	return b.rule == Renju && b.OnBoard(p) && b.cells[p] == Empty && b.threat[0][p]&maybeForbidden != 0
+	return b.rule == Renju && b.OnBoard(p) && b.cells[p] == Empty && threatOf(b.st[p], 0)&maybeForbidden != 0
 }
 
 // hasLine reports whether black's line pattern at p is l in some direction.
 func (b *Board) hasLine(p Point, l LinePattern) bool {
-	lp := b.lineP[0][p]
+	lp := patterns(b.st[p], 0)
 	for d := 0; d < NumDirs; d++ {
 		if LinePattern(lp>>(4*d)&0xf) == l {
 			return true
@@ -91,7 +91,7 @@ func (b *Board) realThrees(p Point) int {
 	var cand [NumDirs][8]Point // straight-four points per open-three direction
 	var nc [NumDirs]int
 	for d := 0; d < NumDirs; d++ {
-		if LinePattern(b.lineP[0][p]>>(4*d)&0xf) != FlexThree {
+		if LinePattern(patterns(b.st[p], 0)>>(4*d)&0xf) != FlexThree {
 			continue
 		}
 		key := b.key(p, d)
@@ -138,7 +138,7 @@ func (b *Board) ForbiddenPoints() []ForbiddenPoint {
 		if b.cells[p] != Empty {
 			continue
 		}
-		t := b.threat[0][p]
+		t := threatOf(b.st[p], 0)
 		if t != ThreatForbidden && t&maybeForbidden == 0 {
 			continue
 		}

@@ -259,11 +259,12 @@ func TestPlayUndoRestores(t *testing.T) {
 				played = append(played, p)
 			}
 		}
+		checkFromScratch(t, b)
 		fresh, _ := NewBoard(size, rule)
 		for i, p := range played {
 			fresh.Play(p, Color(1+i%2))
 		}
-		if b.cells != fresh.cells || b.words != fresh.words || b.lineP != fresh.lineP || b.threat != fresh.threat ||
+		if b.cells != fresh.cells || b.words != fresh.words || b.st != fresh.st ||
 			b.sets != fresh.sets || b.setSize != fresh.setSize || b.hash != fresh.hash ||
 			b.windows != fresh.windows {
 			t.Fatalf("game %d (%v, %dx%d): incremental state differs from a fresh board", g, rule, size, size)
@@ -273,9 +274,36 @@ func TestPlayUndoRestores(t *testing.T) {
 			played = played[:len(played)-1]
 		}
 		empty, _ := NewBoard(size, rule)
-		if b.words != empty.words || b.threat != empty.threat || b.hash != 0 || b.windows != empty.windows ||
+		if b.words != empty.words || b.st != empty.st || b.hash != 0 || b.windows != empty.windows ||
 			b.setSize != empty.setSize {
 			t.Fatalf("game %d: undoing every stone does not restore the empty board", g)
+		}
+	}
+}
+
+// checkFromScratch compares the line patterns and threats the board keeps
+// for every empty cell with those computed from its line words alone, as
+// NewBoard computes them, so that a cell the incremental update skipped or
+// got wrong is caught (comparing with another board built by Play would
+// repeat the same update).
+func checkFromScratch(t *testing.T, b *Board) {
+	t.Helper()
+	for i := range NumCells {
+		p := Point(i)
+		if !b.OnBoard(p) || b.At(p) != Empty {
+			continue
+		}
+		var lp [2]uint16
+		for d := 0; d < NumDirs; d++ {
+			code := uint16(b.lines[b.key(p, d)&(keySpace-1)])
+			lp[0] |= code & 0xf << (4 * d)
+			lp[1] |= code >> 4 << (4 * d)
+		}
+		for s := 0; s < 2; s++ {
+			if patterns(b.st[p], s) != lp[s] || threatOf(b.st[p], s) != b.threatT[s][lp[s]] {
+				t.Fatalf("%v %v side %d: patterns %#x threat %v, from scratch %#x %v", b.rule, p, s,
+					patterns(b.st[p], s), threatOf(b.st[p], s), lp[s], b.threatT[s][lp[s]])
+			}
 		}
 	}
 }
