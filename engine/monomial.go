@@ -1,5 +1,7 @@
 package engine
 
+import "encoding/binary"
+
 // Monomials. A monomial is a five-cell window of the board: five consecutive
 // cells along one direction, all on the board (García 2020, after Allis's
 // "lines of five"). Every five is made inside one, each cell lies in at most
@@ -85,35 +87,43 @@ func (b *Board) initWindows() {
 
 // updateWindows adds (play) or removes (undo) a stone of colour c at p in the
 // states of the 20 windows around p, on the board or not (offBoardWindow):
-// along each direction, the windows starting at positions pos-4..pos.
+// along each direction, the windows starting at positions pos-4..pos. The
+// five states of a direction are adjacent bytes, updated as one 64-bit
+// word: a count never leaves its nibble (at most 12, see offBoardWindow),
+// so the bytes never carry into each other and the three bytes past the
+// five are added zero.
 func (b *Board) updateWindows(p Point, c Color, play bool) {
-	inc := uint8(1) // a black stone
-	if c == White {
-		inc = 16
-	}
+	inc := uint64(0x0101010101) << (4 * uint(c>>1&1)) // white counts in the high nibbles
 	if !play {
 		inc = -inc
 	}
-	for d := 0; d < NumDirs; d++ {
-		l, pos := lineOf(p, d)
-		win := (*[5]uint8)(b.windows[d][l&(2*Stride-1)][pos-4 : pos+1])
-		win[0] += inc
-		win[1] += inc
-		win[2] += inc
-		win[3] += inc
-		win[4] += inc
-	}
+	x, y := int(p)&(Stride-1), int(p)>>5&(Stride-1)
+	addWindows(&b.windows[0][y], x, inc)
+	addWindows(&b.windows[1][x], y, inc)
+	addWindows(&b.windows[2][(x-y+Stride-1)&(2*Stride-1)], y, inc)
+	addWindows(&b.windows[3][(x+y)&(2*Stride-1)], y, inc)
+}
+
+// addWindows adds inc to the states of the windows starting at pos-4..pos
+// of one line (and zero to the next three), pos in [4, Stride-4].
+func addWindows(line *[Stride]uint8, pos int, inc uint64) {
+	w := line[(pos-4)&(Stride-1):]
+	binary.LittleEndian.PutUint64(w, binary.LittleEndian.Uint64(w)+inc)
 }
 
 // potentials returns v(p) for both sides, packed (see packedScore).
 func (b *Board) potentials(p Point) int64 {
-	var v int64
-	for d := 0; d < NumDirs; d++ {
-		l, pos := lineOf(p, d)
-		win := (*[5]uint8)(b.windows[d][l&(2*Stride-1)][pos-4 : pos+1])
-		v += packedScore[win[0]] + packedScore[win[1]] + packedScore[win[2]] + packedScore[win[3]] + packedScore[win[4]]
-	}
-	return v
+	x, y := int(p)&(Stride-1), int(p)>>5&(Stride-1)
+	return lineScore(&b.windows[0][y], x) + lineScore(&b.windows[1][x], y) +
+		lineScore(&b.windows[2][(x-y+Stride-1)&(2*Stride-1)], y) + lineScore(&b.windows[3][(x+y)&(2*Stride-1)], y)
+}
+
+// lineScore returns the packed scores of the windows starting at pos-4..pos
+// of one line, pos in [4, Stride-4], read as one word (see addWindows).
+func lineScore(line *[Stride]uint8, pos int) int64 {
+	w := binary.LittleEndian.Uint64(line[(pos-4)&(Stride-1):])
+	return packedScore[uint8(w)] + packedScore[uint8(w>>8)] + packedScore[uint8(w>>16)] +
+		packedScore[uint8(w>>24)] + packedScore[uint8(w>>32)]
 }
 
 // Potential returns v(p) for side c: the sum of the scores of the windows
