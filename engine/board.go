@@ -368,12 +368,14 @@ func (b *Board) Put(p Point, c Color) error {
 // an opposing stone just finds that side's pattern unchanged.
 func (b *Board) updateLines(p Point, code uint32) {
 	reach := b.reach[code&1]
+	lines, black, white := b.lines, b.threatT[0], b.threatT[1]
 	for d := 0; d < NumDirs; d++ {
 		l, pos := lineOf(p, d)
 		wp := &b.words[d][l&(2*Stride-1)]
 		*wp ^= uint64(code) << (2 * pos)
 		w := *wp
 		step := Dirs[d]
+		shift := uint(d&3) * 4 // of the direction's patterns in a cell state
 		// bit 2j: the cell at offset j-Pad is empty
 		empty := ^(w | w>>1) >> ((2*pos - 2*Pad) & 63) & reach
 		for empty != 0 {
@@ -381,7 +383,25 @@ func (b *Board) updateLines(p Point, code uint32) {
 			empty &= empty - 1
 			lo := uint(2*(pos-Pad+j)-2*Pad) & 63 // the key's first cell, Pad before q
 			key := uint32(w>>lo)&0x3ff | uint32(w>>((lo+2*Pad+2)&63))&0x3ff<<10
-			b.refreshKey(Point(int(p)+(j-Pad)*step), d, key)
+			q := Point(int(p)+(j-Pad)*step) & (NumCells - 1)
+			// the cell's new patterns along d, both sides; its threats
+			// change only if they do
+			c := uint64(lines[key&(keySpace-1)])
+			old := b.st[q]
+			v := old&^(0xf000f<<shift) | (c&0xf|c>>4<<stPatterns)<<shift
+			if uint32(v) == uint32(old) {
+				continue
+			}
+			b.undoLog[b.logLen] = uint64(q)<<stCell | old
+			b.logLen++
+			t0, t1 := black[uint16(v)], white[uint16(v>>stPatterns)]
+			b.st[q] = uint64(uint32(v)) | uint64(t0)<<stThreats | uint64(t1)<<(stThreats+8)
+			if o := threatOf(old, 0); t0 != o {
+				b.setThreat(0, q, o, t0)
+			}
+			if o := threatOf(old, 1); t1 != o {
+				b.setThreat(1, q, o, t1)
+			}
 		}
 	}
 }
@@ -402,30 +422,6 @@ var reachMasks = func() (m [2]uint64) {
 	}
 	return m
 }()
-
-// refreshKey recomputes the line pattern of empty cell q along d from its
-// key, and the cell's threats. The cell's previous state goes to the undo
-// log when anything changes.
-func (b *Board) refreshKey(q Point, d int, key uint32) {
-	q &= NumCells - 1
-	code := uint64(b.lines[key&(keySpace-1)])
-	shift := uint(d&3) * 4
-	old := b.st[q]
-	v := old&^(0xf000f<<shift) | (code&0xf|code>>4<<stPatterns)<<shift
-	if uint32(v) == uint32(old) {
-		return
-	}
-	b.undoLog[b.logLen] = uint64(q)<<stCell | old
-	b.logLen++
-	t0, t1 := b.threatT[0][uint16(v)], b.threatT[1][uint16(v>>stPatterns)]
-	b.st[q] = uint64(uint32(v)) | uint64(t0)<<stThreats | uint64(t1)<<(stThreats+8)
-	if o := threatOf(old, 0); t0 != o {
-		b.setThreat(0, q, o, t0)
-	}
-	if o := threatOf(old, 1); t1 != o {
-		b.setThreat(1, q, o, t1)
-	}
-}
 
 // setThreat keeps side s's sets current as its threat at q changes from old
 // to t (the cell state holds the threat itself).
