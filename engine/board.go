@@ -268,10 +268,12 @@ func (b *Board) Undo() {
 	b.updateWindows(m.p, m.c, false)
 	b.cells[m.p] = Empty
 	b.hash ^= zobrist[(m.c-1)&1][m.p]
-	for d := 0; d < NumDirs; d++ {
-		l, pos := lineOf(m.p, d)
-		b.words[d][l&(2*Stride-1)] ^= uint64(m.c) << (2 * pos)
-	}
+	x, y := int(m.p)&(Stride-1), int(m.p)>>5&(Stride-1)
+	code := uint64(m.c)
+	b.words[0][y] ^= code << (2 * x)
+	b.words[1][x] ^= code << (2 * y)
+	b.words[2][(x-y+Stride-1)&(2*Stride-1)] ^= code << (2 * y)
+	b.words[3][(x+y)&(2*Stride-1)] ^= code << (2 * y)
 	for i := b.logLen - 1; i >= int(m.log); i-- {
 		e := b.undoLog[i]
 		q := Point(e>>stCell) & (NumCells - 1)
@@ -369,8 +371,11 @@ func (b *Board) Put(p Point, c Color) error {
 func (b *Board) updateLines(p Point, code uint32) {
 	reach := b.reach[code&1]
 	lines, black, white := b.lines, b.threatT[0], b.threatT[1]
+	x, y := int(p)&(Stride-1), int(p)>>5&(Stride-1)
+	ls := [NumDirs]int{y, x, x - y + Stride - 1, x + y} // lineOf, unrolled
+	ps := [NumDirs]int{x, y, y, y}
 	for d := 0; d < NumDirs; d++ {
-		l, pos := lineOf(p, d)
+		l, pos := ls[d], ps[d]
 		wp := &b.words[d][l&(2*Stride-1)]
 		*wp ^= uint64(code) << (2 * pos)
 		w := *wp
@@ -431,11 +436,7 @@ func (b *Board) setThreat(s int, q Point, old, t Threat) {
 		k := bits.TrailingZeros8(diff)
 		diff &= diff - 1
 		b.sets[s][k][q>>6] ^= 1 << (q & 63)
-		if setMask[t]>>k&1 == 1 {
-			b.setSize[s][k]++
-		} else {
-			b.setSize[s][k]--
-		}
+		b.setSize[s][k] += int(setMask[t]>>k&1)*2 - 1 // joined or left
 	}
 }
 
