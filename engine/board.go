@@ -65,7 +65,9 @@ type move struct {
 //	bits 16..31  white's line patterns, the same way
 //	bits 32..39  black's Threat (with the maybeForbidden flag)
 //	bits 40..47  white's Threat
-//	bits 48..63  zero in st; the cell (Point) in an undo log entry
+//	bits 48..63  zero in st; in an undo log entry, the cell (Point) in
+//	             bits 48..57, and in bits 58 and 59 whether black's and
+//	             white's sets (FivePoints, ...) changed with the threat
 //
 // Occupied cells have ThreatNone for both sides; their patterns are stale
 // and never read.
@@ -73,7 +75,10 @@ const (
 	stPatterns = 16 // bits per side of the patterns
 	stThreats  = 32 // first bit of the threats
 	stCell     = 48 // first bit of the cell in a log entry
+	stSetFlags = 58 // first of the two sets-changed flags of a log entry
 	stMask     = 1<<48 - 1
+	// stSetsChanged is black's sets-changed flag; white's is the next bit.
+	stSetsChanged = 1 << stSetFlags
 )
 
 // patterns returns side s's four line patterns from cell state v.
@@ -249,13 +254,12 @@ func (b *Board) Play(p Point, c Color) {
 	v := b.st[p]
 	b.history = append(b.history, move{p: p, c: c, five: threatOf(v, int(s))&^maybeForbidden == ThreatFive,
 		log: int32(b.logLen)})
-	b.undoLog[b.logLen] = uint64(p)<<stCell | v
-	b.logLen++
 	b.cells[p] = c
 	b.hash ^= zobrist[s&1][p]
 	b.st[p] = v & (1<<stThreats - 1)
-	b.setThreat(0, p, threatOf(v, 0), ThreatNone)
-	b.setThreat(1, p, threatOf(v, 1), ThreatNone)
+	b.undoLog[b.logLen] = uint64(p)<<stCell | v |
+		b.setThreat(0, p, threatOf(v, 0), ThreatNone) | b.setThreat(1, p, threatOf(v, 1), ThreatNone)
+	b.logLen++
 	b.updateLines(p, uint32(c))
 	b.updateWindows(p, c, true)
 }
@@ -277,16 +281,13 @@ func (b *Board) Undo() {
 	for i := b.logLen - 1; i >= int(m.log); i-- {
 		e := b.undoLog[i]
 		q := Point(e>>stCell) & (NumCells - 1)
-		old, cur := e&stMask, b.st[q]
-		b.st[q] = old
-		if diff := (old ^ cur) >> stThreats; diff != 0 {
-			if diff&0xff != 0 {
-				b.setThreat(0, q, threatOf(cur, 0), threatOf(old, 0))
-			}
-			if diff&0xff00 != 0 {
-				b.setThreat(1, q, threatOf(cur, 1), threatOf(old, 1))
-			}
+		old := e & stMask
+		if e&(stSetsChanged|stSetsChanged<<1) != 0 { // rare: most threat changes move no set
+			cur := b.st[q]
+			b.setThreat(0, q, threatOf(cur, 0), threatOf(old, 0))
+			b.setThreat(1, q, threatOf(cur, 1), threatOf(old, 1))
 		}
+		b.st[q] = old
 	}
 	b.logLen = int(m.log)
 }
@@ -397,16 +398,17 @@ func (b *Board) updateLines(p Point, code uint32) {
 			if uint32(v) == uint32(old) {
 				continue
 			}
-			b.undoLog[b.logLen] = uint64(q)<<stCell | old
-			b.logLen++
 			t0, t1 := black[uint16(v)], white[uint16(v>>stPatterns)]
 			b.st[q] = uint64(uint32(v)) | uint64(t0)<<stThreats | uint64(t1)<<(stThreats+8)
+			e := uint64(q)<<stCell | old
 			if o := threatOf(old, 0); t0 != o {
-				b.setThreat(0, q, o, t0)
+				e |= b.setThreat(0, q, o, t0)
 			}
 			if o := threatOf(old, 1); t1 != o {
-				b.setThreat(1, q, o, t1)
+				e |= b.setThreat(1, q, o, t1)
 			}
+			b.undoLog[b.logLen] = e
+			b.logLen++
 		}
 	}
 }
@@ -429,15 +431,18 @@ var reachMasks = func() (m [2]uint64) {
 }()
 
 // setThreat keeps side s's sets current as its threat at q changes from old
-// to t (the cell state holds the threat itself).
-func (b *Board) setThreat(s int, q Point, old, t Threat) {
+// to t (the cell state holds the threat itself). It returns the undo log
+// flag stSetsChanged<<s when a set changed, else 0.
+func (b *Board) setThreat(s int, q Point, old, t Threat) uint64 {
 	diff := setMask[old] ^ setMask[t]
+	changed := uint64(min(diff, 1)) << (stSetFlags + s&1)
 	for diff != 0 {
 		k := bits.TrailingZeros8(diff)
 		diff &= diff - 1
 		b.sets[s][k][q>>6] ^= 1 << (q & 63)
 		b.setSize[s][k] += int(setMask[t]>>k&1)*2 - 1 // joined or left
 	}
+	return changed
 }
 
 // Threat returns the class of a move by c at p: ThreatNone for an occupied
