@@ -381,20 +381,21 @@ func (b *Board) updateLines(p Point, code uint32) {
 		*wp ^= uint64(code) << (2 * pos)
 		w := *wp
 		step := Dirs[d]
-		shift := uint(d&3) * 4 // of the direction's patterns in a cell state
+		spread := &spreadCodes[d&3]
+		keep := ^uint64(0xf000f << (4 * (d & 3))) // the other directions' patterns
+		base := uint(2*pos - 4*Pad)               // the key of offset j starts at bit base+2j
 		// bit 2j: the cell at offset j-Pad is empty
 		empty := ^(w | w>>1) >> ((2*pos - 2*Pad) & 63) & reach
 		for empty != 0 {
-			j := bits.TrailingZeros64(empty) >> 1
+			j := uint(bits.TrailingZeros64(empty)) >> 1
 			empty &= empty - 1
-			lo := uint(2*(pos-Pad+j)-2*Pad) & 63 // the key's first cell, Pad before q
+			lo := (base + 2*j) & 63
 			key := uint32(w>>lo)&0x3ff | uint32(w>>((lo+2*Pad+2)&63))&0x3ff<<10
-			q := Point(int(p)+(j-Pad)*step) & (NumCells - 1)
+			q := Point(int(p)+(int(j)-Pad)*step) & (NumCells - 1)
 			// the cell's new patterns along d, both sides; its threats
 			// change only if they do
-			c := uint64(lines[key&(keySpace-1)])
 			old := b.st[q]
-			v := old&^(0xf000f<<shift) | (c&0xf|c>>4<<stPatterns)<<shift
+			v := old&keep | spread[lines[key&(keySpace-1)]]
 			if uint32(v) == uint32(old) {
 				continue
 			}
@@ -412,6 +413,18 @@ func (b *Board) updateLines(p Point, code uint32) {
 		}
 	}
 }
+
+// spreadCodes gives, per direction d and line table code (black's pattern
+// in the low nibble, white's in the high one), the code's two patterns at
+// their places in a cell state.
+var spreadCodes = func() (t [NumDirs][256]uint64) {
+	for d := range t {
+		for c := range t[d] {
+			t[d][c] = (uint64(c)&0xf | uint64(c)>>4<<stPatterns) << (4 * d)
+		}
+	}
+	return t
+}()
 
 // reachMasks select, in a line word shifted to start Pad cells before the
 // move, the even bits of the cells updateLines refreshes: offsets ±1..±4,
