@@ -45,9 +45,26 @@ func BenchmarkPlayUndo(b *testing.B) {
 	}
 }
 
-// BenchmarkForbiddenPoints measures a full scan of black's forbidden points.
+// BenchmarkForbiddenPoints measures a full scan of black's forbidden points
+// on the middle game (none) and on a board with three, a double-four (h3),
+// an overline (l9) and a double-three (c10).
 func BenchmarkForbiddenPoints(b *testing.B) {
-	bd := midgameBoard(b, Renju)
+	b.Run("midgame", func(b *testing.B) { benchForbidden(b, midgameBoard(b, Renju)) })
+	bd, err := NewBoard(15, Renju)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, s := range []string{"e3", "f3", "g3", "h4", "h5", "h6", "d10", "e10", "c11", "c12", "j9", "k9", "m9", "n9", "o9"} {
+		p, _ := ParsePoint(s, 15)
+		bd.Play(p, Black)
+	}
+	if n := len(bd.ForbiddenPoints()); n != 3 {
+		b.Fatalf("%d forbidden points on the benchmark board, want 3", n)
+	}
+	b.Run("forbidden", func(b *testing.B) { benchForbidden(b, bd) })
+}
+
+func benchForbidden(b *testing.B, bd *Board) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		bd.ForbiddenPoints()

@@ -127,21 +127,15 @@ type ForbiddenPoint struct {
 }
 
 // ForbiddenPoints lists black's forbidden points under renju, in increasing
-// Point order; it is empty under the other rules.
+// Point order; it is empty under the other rules. Only the cells of black's
+// MaybeForbidden set can be forbidden, so only those are examined.
 func (b *Board) ForbiddenPoints() []ForbiddenPoint {
 	var out []ForbiddenPoint
 	if b.rule != Renju {
 		return out
 	}
-	for i := range b.cells {
-		p := Point(i)
-		if b.cells[p] != Empty {
-			continue
-		}
-		t := threatOf(b.st[p], 0)
-		if t != ThreatForbidden && t&maybeForbidden == 0 {
-			continue
-		}
+	var buf [64]Point
+	for _, p := range b.Points(Black, MaybeForbidden, buf[:0]) {
 		if k := b.Forbidden(p); k != NotForbidden {
 			out = append(out, ForbiddenPoint{p, k})
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -203,6 +204,15 @@ func TestAgainstReference(t *testing.T) {
 	}
 	checked := 0
 	randomBoards(t, games, 120, func(b *Board, ref *refBoard) {
+		var want []ForbiddenPoint // every cell's verdict, in Point order
+		for i := range NumCells {
+			if k := b.Forbidden(Point(i)); k != NotForbidden {
+				want = append(want, ForbiddenPoint{Point(i), k})
+			}
+		}
+		if got := b.ForbiddenPoints(); !slices.Equal(got, want) {
+			t.Fatalf("%v: ForbiddenPoints %v, every cell's verdict %v", ref.rule, got, want)
+		}
 		for x := 0; x < ref.n; x++ {
 			for y := 0; y < ref.n; y++ {
 				if ref.c[x][y] != Empty {
