@@ -272,12 +272,12 @@ func (b *Board) Undo() {
 	b.updateWindows(m.p, m.c, false)
 	b.cells[m.p] = Empty
 	b.hash ^= zobrist[(m.c-1)&1][m.p]
-	x, y := int(m.p)&(Stride-1), int(m.p)>>5&(Stride-1)
+	x, y := xyOf(m.p)
 	code := uint64(m.c)
 	b.words[0][y] ^= code << (2 * x)
 	b.words[1][x] ^= code << (2 * y)
-	b.words[2][(x-y+Stride-1)&(2*Stride-1)] ^= code << (2 * y)
-	b.words[3][(x+y)&(2*Stride-1)] ^= code << (2 * y)
+	b.words[2][diagLine(x, y)] ^= code << (2 * y)
+	b.words[3][antiLine(x, y)] ^= code << (2 * y)
 	for i := b.logLen - 1; i >= int(m.log); i-- {
 		e := b.undoLog[i]
 		q := Point(e>>stCell) & (NumCells - 1)
@@ -297,17 +297,25 @@ func (b *Board) Undo() {
 // anti-diagonals (+Stride-1) by x+y, each with position y except rows (x).
 // Coordinates here are those of the padded array, 0..Stride-1.
 func lineOf(p Point, d int) (line, pos int) {
-	x, y := int(p)&(Stride-1), int(p)>>5&(Stride-1)
+	x, y := xyOf(p)
 	switch d {
 	case 0:
 		return y, x
 	case 1:
 		return x, y
 	case 2:
-		return x - y + Stride - 1, y
+		return diagLine(x, y), y
 	}
-	return x + y, y
+	return antiLine(x, y), y
 }
+
+// xyOf returns p's column and row in the padded array, 0..Stride-1.
+func xyOf(p Point) (x, y int) { return int(p) & (Stride - 1), int(p) >> 5 & (Stride - 1) }
+
+// diagLine and antiLine return the line words of the diagonal and the
+// anti-diagonal through (x, y) (see lineOf), in range for the word arrays.
+func diagLine(x, y int) int { return (x - y + Stride - 1) & (2*Stride - 1) }
+func antiLine(x, y int) int { return (x + y) & (2*Stride - 1) }
 
 // key returns the line key of p along d (pattern.go): the 2-bit codes of the
 // cells at offsets -5..-1 and +1..+5. Every on-board cell has pos in
@@ -372,8 +380,8 @@ func (b *Board) Put(p Point, c Color) error {
 func (b *Board) updateLines(p Point, code uint32) {
 	reach := b.reach[code&1]
 	lines, black, white := b.lines, b.threatT[0], b.threatT[1]
-	x, y := int(p)&(Stride-1), int(p)>>5&(Stride-1)
-	ls := [NumDirs]int{y, x, x - y + Stride - 1, x + y} // lineOf, unrolled
+	x, y := xyOf(p)
+	ls := [NumDirs]int{y, x, diagLine(x, y), antiLine(x, y)} // lineOf, unrolled
 	ps := [NumDirs]int{x, y, y, y}
 	for d := 0; d < NumDirs; d++ {
 		l, pos := ls[d], ps[d]

@@ -55,7 +55,10 @@ func BenchmarkForbiddenPoints(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, s := range []string{"e3", "f3", "g3", "h4", "h5", "h6", "d10", "e10", "c11", "c12", "j9", "k9", "m9", "n9", "o9"} {
-		p, _ := ParsePoint(s, 15)
+		p, err := ParsePoint(s, 15)
+		if err != nil {
+			b.Fatal(err)
+		}
 		bd.Play(p, Black)
 	}
 	if n := len(bd.ForbiddenPoints()); n != 3 {

@@ -97,11 +97,11 @@ func (b *Board) updateWindows(p Point, c Color, play bool) {
 	if !play {
 		inc = -inc
 	}
-	x, y := int(p)&(Stride-1), int(p)>>5&(Stride-1)
+	x, y := xyOf(p)
 	addWindows(&b.windows[0][y], x, inc)
 	addWindows(&b.windows[1][x], y, inc)
-	addWindows(&b.windows[2][(x-y+Stride-1)&(2*Stride-1)], y, inc)
-	addWindows(&b.windows[3][(x+y)&(2*Stride-1)], y, inc)
+	addWindows(&b.windows[2][diagLine(x, y)], y, inc)
+	addWindows(&b.windows[3][antiLine(x, y)], y, inc)
 }
 
 // addWindows adds inc to the states of the windows starting at pos-4..pos
@@ -113,9 +113,9 @@ func addWindows(line *[Stride]uint8, pos int, inc uint64) {
 
 // potentials returns v(p) for both sides, packed (see packedScore).
 func (b *Board) potentials(p Point) int64 {
-	x, y := int(p)&(Stride-1), int(p)>>5&(Stride-1)
+	x, y := xyOf(p)
 	return lineScore(&b.windows[0][y], x) + lineScore(&b.windows[1][x], y) +
-		lineScore(&b.windows[2][(x-y+Stride-1)&(2*Stride-1)], y) + lineScore(&b.windows[3][(x+y)&(2*Stride-1)], y)
+		lineScore(&b.windows[2][diagLine(x, y)], y) + lineScore(&b.windows[3][antiLine(x, y)], y)
 }
 
 // lineScore returns the packed scores of the windows starting at pos-4..pos

@@ -292,28 +292,21 @@ func TestPlayUndoRestores(t *testing.T) {
 }
 
 // checkFromScratch compares the line patterns and threats the board keeps
-// for every empty cell with those computed from its line words alone, as
-// NewBoard computes them, so that a cell the incremental update skipped or
+// for every empty cell with those recompute derives from the line words
+// alone, as NewBoard does, so that a cell the incremental update skipped or
 // got wrong is caught (comparing with another board built by Play would
 // repeat the same update).
 func checkFromScratch(t *testing.T, b *Board) {
 	t.Helper()
+	scratch := b.Clone()
 	for i := range NumCells {
 		p := Point(i)
 		if !b.OnBoard(p) || b.At(p) != Empty {
 			continue
 		}
-		var lp [2]uint16
-		for d := 0; d < NumDirs; d++ {
-			code := uint16(b.lines[b.key(p, d)&(keySpace-1)])
-			lp[0] |= code & 0xf << (4 * d)
-			lp[1] |= code >> 4 << (4 * d)
-		}
-		for s := 0; s < 2; s++ {
-			if patterns(b.st[p], s) != lp[s] || threatOf(b.st[p], s) != b.threatT[s][lp[s]] {
-				t.Fatalf("%v %v side %d: patterns %#x threat %v, from scratch %#x %v", b.rule, p, s,
-					patterns(b.st[p], s), threatOf(b.st[p], s), lp[s], b.threatT[s][lp[s]])
-			}
+		scratch.recompute(p)
+		if got, want := b.st[p], scratch.st[p]; got != want {
+			t.Fatalf("%v %v: cell state %#x, from scratch %#x", b.rule, p, got, want)
 		}
 	}
 }
