@@ -494,6 +494,12 @@ func (b *Board) LinePatterns(c Color, p Point) uint16 {
 // Count returns the number of cells in side c's set s.
 func (b *Board) Count(c Color, s ThreatSet) int { return b.setSize[c-1][s] }
 
+// InSet reports whether cell p is in side c's set s.
+func (b *Board) InSet(c Color, s ThreatSet, p Point) bool {
+	p &= NumCells - 1
+	return b.sets[c-1][s][p>>6]>>(p&63)&1 != 0
+}
+
 // Points appends the cells of side c's set s to buf in increasing Point order
 // (rows from the bottom, then columns from the left) and returns it.
 func (b *Board) Points(c Color, s ThreatSet, buf []Point) []Point {
@@ -525,6 +531,54 @@ func (b *Board) Legal(c Color, p Point) bool {
 		return false
 	}
 	return c != Black || b.rule != Renju || b.Forbidden(p) == NotForbidden
+}
+
+// FourBlock returns the five-point that c's move at p would make when p
+// makes exactly one four for c (Threat ThreatFour or ThreatFourThree): the
+// one cell where the opponent must then block. It returns NoPoint for any
+// other cell (no four, or two five-points at once). It reads the line
+// patterns and walks at most the two runs of c's stones through p along the
+// four's direction, so a search can name the position after a four and its
+// block without playing either (VCF's enhanced transposition cutoff).
+func (b *Board) FourBlock(c Color, p Point) Point {
+	p &= NumCells - 1
+	if b.cells[p] != Empty {
+		return NoPoint
+	}
+	if t := b.Threat(c, p); t != ThreatFour && t != ThreatFourThree {
+		return NoPoint
+	}
+	pats := patterns(b.st[p], int(c-1))
+	exact := b.rule.exact(c)
+	for d := range NumDirs {
+		if LinePattern(pats>>(4*d)&0xf) != Four {
+			continue
+		}
+		step := Dirs[d]
+		for _, s := range [2]int{step, -step} {
+			// the first empty cell past c's stones from p: a five must hold
+			// p, it and the stones between them
+			q := int(p) + s
+			for b.cells[q&(NumCells-1)] == c {
+				q += s
+			}
+			q &= NumCells - 1
+			if b.cells[q] != Empty {
+				continue
+			}
+			n := 1 + (q-int(p))/s // p to q, both included
+			for r := q + s; b.cells[r&(NumCells-1)] == c; r += s {
+				n++
+			}
+			for r := int(p) - s; b.cells[r&(NumCells-1)] == c; r -= s {
+				n++
+			}
+			if n == 5 || (n > 5 && !exact) {
+				return Point(q)
+			}
+		}
+	}
+	return NoPoint
 }
 
 // FiveThrough reports whether the stone at p is part of a five of its colour:

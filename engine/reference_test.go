@@ -345,3 +345,70 @@ func TestPotentialMatchesWindows(t *testing.T) {
 		}
 	})
 }
+
+// TestFourBlock checks, on random positions of every rule, that FourBlock
+// names the one five-point a single four makes (played out and read from
+// the FivePoints set) and NoPoint for every other move; and, for renju, that
+// a white stone never adds a cell to black's MaybeForbidden set, which lets
+// a search tell a black block is not forbidden before the white four that
+// forces it is played (solver's VCF transposition cutoff relies on both).
+func TestFourBlock(t *testing.T) {
+	games := 45
+	if testing.Short() {
+		games = 9
+	}
+	fours, whites := 0, 0
+	var buf, before []Point
+	randomBoards(t, games, 90, func(b *Board, ref *refBoard) {
+		if b.Count(Black, FivePoints) > 0 || b.Count(White, FivePoints) > 0 {
+			return // the search asks only where no five-point is open
+		}
+		for x := 0; x < ref.n; x++ {
+			for y := 0; y < ref.n; y++ {
+				p := PointAt(x, y)
+				if b.At(p) != Empty {
+					continue
+				}
+				for _, c := range []Color{Black, White} {
+					got := b.FourBlock(c, p)
+					t4 := b.Threat(c, p)
+					if t4 != ThreatFour && t4 != ThreatFourThree {
+						if got != NoPoint {
+							t.Fatalf("%v %v %v (%v): FourBlock %v, want none", ref.rule, p, c, t4, got)
+						}
+						continue
+					}
+					b.Play(p, c)
+					buf = b.Points(c, FivePoints, buf[:0])
+					b.Undo()
+					if len(buf) != 1 || buf[0] != got {
+						t.Fatalf("%v %v %v: FourBlock %v, five-points after the move %v", ref.rule, p, c, got, buf)
+					}
+					fours++
+				}
+				if ref.rule != Renju {
+					continue
+				}
+				before = b.Points(Black, MaybeForbidden, before[:0])
+				b.Play(p, White)
+				buf = b.Points(Black, MaybeForbidden, buf[:0])
+				for _, q := range buf {
+					if !slices.Contains(before, q) {
+						t.Fatalf("white %v adds %v to black's MaybeForbidden (before %v)", p, q, before)
+					}
+				}
+				for _, fp := range b.ForbiddenPoints() {
+					if !slices.Contains(before, fp.Point) {
+						t.Fatalf("white %v makes %v forbidden outside MaybeForbidden %v", p, fp.Point, before)
+					}
+				}
+				b.Undo()
+				whites++
+			}
+		}
+	})
+	if fours == 0 || whites == 0 {
+		t.Fatalf("nothing checked: %d fours, %d white stones", fours, whites)
+	}
+	t.Logf("%d fours, %d white stones checked", fours, whites)
+}

@@ -401,13 +401,16 @@ func BenchmarkVCF(b *testing.B) {
 	}
 }
 
-// TestBlockCuts checks the VCF's block cuts (foursAfterBlock,
-// winnerAfterBlock) against the search without them: on quintet's VCT cases
-// and every fourth lfz084 VCT puzzle (all of them without -short), for the
-// position and for every quiet attacker move that could be a threat (the
-// defender passing, as at the VCT search's defender nodes), a VCF of at
-// most 2 to 5 moves is found with the cuts exactly when without them, and
-// every line found with them replays.
+// TestBlockCuts checks the VCF's cuts (the block cuts foursAfterBlock and
+// winnerAfterBlock, and the transposition cutoff of childKeys) against the
+// search without them: on quintet's VCT cases and every fourth lfz084 VCT
+// puzzle (all of them without -short), for the position and for every
+// quiet attacker move that could be a threat (the defender passing, as at
+// the VCT search's defender nodes), a VCF of at most 2 to 5 moves is found
+// with the cuts exactly when without them, and every line found with them
+// replays. The cuts are checked twice: with a table cleared before each
+// search, and with one kept across the depths 2 to 5, as a VCT search keeps
+// it, so that entries of a smaller depth limit are met.
 func TestBlockCuts(t *testing.T) {
 	ps := quintetVCT(t)
 	stride := 4
@@ -426,13 +429,16 @@ func TestBlockCuts(t *testing.T) {
 		b := pr.Board.Clone()
 		att := pr.Attacker
 		on := newVCFRun(b, att, newFailTable(1), bu)
+		keep := newVCFRun(b, att, newFailTable(1), bu)
 		off := newVCFRun(b, att, newFailTable(1), bu)
-		off.noBlockCuts = true
+		off.noBlockCuts, off.noTransCut = true, true
 		check := func(where string) {
+			keep.tt.nextGeneration()
 			for k := 2; k <= 5; k++ {
 				on.tt.nextGeneration()
 				off.tt.nextGeneration()
 				on.nodes, off.nodes = 0, 0
+				_, _, kept := keep.find(k)
 				line, _, won := on.find(k)
 				if won {
 					line = slices.Clone(line)
@@ -440,8 +446,9 @@ func TestBlockCuts(t *testing.T) {
 				_, _, want := off.find(k)
 				searches++
 				cut += int(off.nodes - on.nodes)
-				if won != want {
-					t.Fatalf("%s %s, VCF of at most %d: %v with the cut, %v without", p.Label(), where, k, won, want)
+				if won != want || kept != want {
+					t.Fatalf("%s %s, VCF of at most %d: %v with the cuts (%v with the table kept), %v without",
+						p.Label(), where, k, won, kept, want)
 				}
 				if !won {
 					continue
@@ -465,5 +472,5 @@ func TestBlockCuts(t *testing.T) {
 			b.Undo()
 		}
 	}
-	t.Logf("%d positions, %d searches, %d won, %d nodes fewer with the cut", len(ps), searches, wins, cut)
+	t.Logf("%d positions, %d searches, %d won, %d nodes fewer with the cuts", len(ps), searches, wins, cut)
 }
