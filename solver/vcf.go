@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"gomoku/engine"
@@ -332,7 +333,7 @@ func (r *vcfRun) childKeys(h uint64, moves []engine.Point, ply int) []uint64 {
 		}
 		k := h ^ engine.ZobristKey(r.att, m) ^ engine.ZobristKey(r.def, e)
 		keys = append(keys, k)
-		sink ^= r.tt.slots[k&r.tt.mask]
+		sink ^= atomic.LoadUint64(&r.tt.slots[k&r.tt.mask]) // atomic: a portfolio may share the table
 	}
 	r.keyBufs[ply], r.sink = keys, sink
 	return keys
