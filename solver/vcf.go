@@ -269,8 +269,8 @@ func (r *vcfRun) attack(depth, ply int) bool {
 	r.moveBufs[ply] = moves
 	outer := r.cutoff
 	r.cutoff = false
-	// the children's own probes (attack at depth-1 >= 2) made here, before
-	// the four and its block are played (see refutedChild)
+	// the children's own table probes (attack at depth-1 >= 2), made here
+	// before each four and its block are played (childKeys, refuted)
 	var kids []uint64
 	if depth >= 3 && !r.noTransCut {
 		kids = r.childKeys(h, moves, ply)
