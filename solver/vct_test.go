@@ -644,8 +644,9 @@ const (
 
 // lfzVCTMin is the fewest puzzles of the default sample (133 of 531) that
 // TestVCTPuzzleBooks must solve within lfzVCTNodes each: a floor under
-// regressions, measured.
-const lfzVCTMin = 113
+// regressions, measured (118 with the VCF's transposition cutoff, 117
+// before it, 2026-11-26; node limits make the count the same run to run).
+const lfzVCTMin = 116
 
 // lfzVCT returns every stride-th VCT-labelled puzzle of lfz084's books in
 // the shared data (the first, then every stride-th after it), in file order.
