@@ -542,11 +542,8 @@ func (b *Board) Legal(c Color, p Point) bool {
 // block without playing either (VCF's enhanced transposition cutoff).
 func (b *Board) FourBlock(c Color, p Point) Point {
 	p &= NumCells - 1
-	if b.cells[p] != Empty {
-		return NoPoint
-	}
 	if t := b.Threat(c, p); t != ThreatFour && t != ThreatFourThree {
-		return NoPoint
+		return NoPoint // an occupied cell too: its threats are ThreatNone
 	}
 	pats := patterns(b.st[p], int(c-1))
 	exact := b.rule.exact(c)

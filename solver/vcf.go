@@ -243,11 +243,7 @@ func (r *vcfRun) attack(depth, ply int) bool {
 		return r.lastFour(ply) // cheaper than a table probe
 	}
 	h := b.Hash()
-	if d := r.tt.probe(h); d >= depth {
-		r.hits++
-		if d < depthInfinite {
-			r.cutoff = true // the stored disproof was itself depth-limited
-		}
+	if r.refuted(h, depth) {
 		return false
 	}
 	moves := r.moveBufs[ply][:0]
@@ -279,7 +275,7 @@ func (r *vcfRun) attack(depth, ply int) bool {
 		if r.renjuAtt && b.Forbidden(m) != engine.NotForbidden {
 			continue
 		}
-		if kids != nil && r.refuted(kids[i], depth-1) {
+		if kids != nil && kids[i] != 0 && r.refuted(kids[i], depth-1) {
 			continue
 		}
 		b.Play(m, r.att)
@@ -339,15 +335,12 @@ func (r *vcfRun) childKeys(h uint64, moves []engine.Point, ply int) []uint64 {
 	return keys
 }
 
-// refuted reports whether the table holds the child of key (childKeys; 0
-// for none) as lost with depth attacker moves left, as the child's own
-// probe would; a refutation limited by depth sets r.cutoff, as the child
-// would.
-func (r *vcfRun) refuted(key uint64, depth int) bool {
-	if key == 0 {
-		return false
-	}
-	d := r.tt.probe(key)
+// refuted reports whether the table holds the position of hash h (the
+// current one, or a child named by childKeys) as lost with depth attacker
+// moves left. A refutation that was itself limited by depth sets r.cutoff:
+// the caller's failure is then depth-limited too.
+func (r *vcfRun) refuted(h uint64, depth int) bool {
+	d := r.tt.probe(h)
 	if d < depth {
 		return false
 	}
