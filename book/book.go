@@ -28,9 +28,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dgraph-io/badger/v4"
-
 	"gomoku/engine"
+	"gomoku/solver/store"
 )
 
 // keyVersion and valueVersion are the format versions of keys and values.
@@ -38,9 +37,6 @@ const (
 	keyVersion   = 1
 	valueVersion = 1
 )
-
-// ErrLocked: another process has the book open.
-var ErrLocked = errors.New("the book is in use by another process")
 
 // ErrCorrupt: a stored node failed its checksum or does not decode.
 var ErrCorrupt = errors.New("corrupt book node")
@@ -193,27 +189,19 @@ func decodeNode(v []byte) (*Node, error) {
 	return w.Node, nil
 }
 
-// Book is an opening book in a badger database. Its methods are safe for
-// one goroutine at a time.
+// Book is an opening book in a badger database (package store). Its
+// methods are safe for one goroutine at a time.
 type Book struct {
-	db *badger.DB
+	db *store.DB
 }
 
 // Open opens (creating if needed) the book in directory dir; "" opens an
-// in-memory book. Errors: ErrLocked when another process has it open;
-// badger's own otherwise.
+// in-memory book. Errors: store.ErrLocked when another process has it
+// open; badger's own otherwise.
 func Open(dir string) (*Book, error) {
-	opt := badger.DefaultOptions(dir).WithLogger(nil).WithMemTableSize(16 << 20).
-		WithValueLogFileSize(64 << 20).WithBlockCacheSize(16 << 20).WithIndexCacheSize(8 << 20)
-	if dir == "" {
-		opt = opt.WithInMemory(true)
-	}
-	db, err := badger.Open(opt)
+	db, err := store.Open(dir, "book")
 	if err != nil {
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, fmt.Errorf("%s: %w", dir, ErrLocked)
-		}
-		return nil, fmt.Errorf("opening book %s: %w", dir, err)
+		return nil, err
 	}
 	return &Book{db: db}, nil
 }
@@ -224,26 +212,15 @@ func (bk *Book) Close() error { return bk.db.Close() }
 // Get returns the node of key k, or nil when the book has none. Errors:
 // ErrCorrupt, badger's.
 func (bk *Book) Get(k Key) (*Node, error) {
-	var n *Node
-	err := bk.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(k.bytes())
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error {
-			var err error
-			n, err = decodeNode(v)
-			return err
-		})
-	})
-	return n, err
+	v, ok, err := bk.db.Get(k.bytes())
+	if err != nil || !ok {
+		return nil, err
+	}
+	return decodeNode(v)
 }
 
 // Add merges nodes into the book (each with what the book already holds for
-// its key) and writes them in one batch (badger's WriteBatch); nothing is
+// its key) and writes them in one batch (store.Batch); nothing is
 // written if an error occurs before the batch is flushed.
 func (bk *Book) Add(nodes map[Key]*Node) error {
 	keys := make([]Key, 0, len(nodes))
@@ -251,7 +228,7 @@ func (bk *Book) Add(nodes map[Key]*Node) error {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i].bytes(), keys[j].bytes()) < 0 })
-	wb := bk.db.NewWriteBatch()
+	wb := bk.db.NewBatch()
 	defer wb.Cancel()
 	for _, k := range keys {
 		n := nodes[k]
@@ -277,27 +254,16 @@ func (bk *Book) Add(nodes map[Key]*Node) error {
 // Each calls fn for every node of the book in key order; fn returns an error
 // to stop. Corrupt nodes stop it with ErrCorrupt.
 func (bk *Book) Each(fn func(Key, *Node) error) error {
-	return bk.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.DefaultIteratorOptions)
-		defer it.Close()
-		for it.Seek([]byte{'B', keyVersion}); it.ValidForPrefix([]byte{'B', keyVersion}); it.Next() {
-			k, ok := keyOf(it.Item().Key())
-			if !ok {
-				continue
-			}
-			var n *Node
-			if err := it.Item().Value(func(v []byte) error {
-				var err error
-				n, err = decodeNode(v)
-				return err
-			}); err != nil {
-				return fmt.Errorf("node %x: %w", k.Hash, err)
-			}
-			if err := fn(k, n); err != nil {
-				return err
-			}
+	return bk.db.Each([]byte{'B', keyVersion}, func(kb, v []byte) error {
+		k, ok := keyOf(kb)
+		if !ok {
+			return nil
 		}
-		return nil
+		n, err := decodeNode(v)
+		if err != nil {
+			return fmt.Errorf("node %x: %w", k.Hash, err)
+		}
+		return fn(k, n)
 	})
 }
 

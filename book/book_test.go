@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dgraph-io/badger/v4"
-
 	"gomoku/engine"
+	"gomoku/solver/store"
 )
 
 // Dump returns every node of a book in its stored form, by key.
@@ -118,8 +117,8 @@ func TestShardsMerge(t *testing.T) {
 	if len(moves) != 2 || moves[0].Point.String() != "i8" || moves[0].Games() != 3 {
 		t.Errorf("moves after h8: %+v", moves)
 	}
-	if _, err := Open(filepath.Join(dir, "merged")); !errors.Is(err, ErrLocked) {
-		t.Errorf("a second open: %v, want ErrLocked", err)
+	if _, err := Open(filepath.Join(dir, "merged")); !errors.Is(err, store.ErrLocked) {
+		t.Errorf("a second open: %v, want store.ErrLocked", err)
 	}
 	// a game with a move on a stone adds nothing
 	bd := NewBuilder()
@@ -189,7 +188,11 @@ func TestCorruptNode(t *testing.T) {
 		t.Errorf("a flipped byte: %v, want ErrCorrupt", err)
 	}
 	bad := Key{Rule: engine.Renju, Size: 15, Hash: 43}
-	if err := bk.db.Update(func(txn *badger.Txn) error { return txn.Set(bad.bytes(), v) }); err != nil {
+	wb := bk.db.NewBatch()
+	if err := wb.Set(bad.bytes(), v); err != nil {
+		t.Fatal(err)
+	}
+	if err := wb.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := bk.Get(bad); !errors.Is(err, ErrCorrupt) {

@@ -3,15 +3,12 @@ package solver
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
-	"strings"
 	"sync"
-	"time"
-
-	"github.com/dgraph-io/badger/v4"
 
 	"gomoku/engine"
+	"gomoku/solver/proof"
+	"gomoku/solver/store"
 )
 
 // Store is the durable layer of solved results: a badger database
@@ -20,10 +17,11 @@ import (
 // read it node by node: the in-memory tables sit in front, and the store is
 // asked once per problem, before searching, and told the result after.
 //
-// Writes are batched (badger's WriteBatch) and flushed every storeFlushEvery
+// Writes are batched (store.Batch) and flushed every storeFlushEvery
 // results, on Flush and on Close; the value log is garbage-collected on a
-// ticker. A Store is safe for concurrent use. One process at a time may open
-// a store directory; another gets ErrStoreLocked at once.
+// ticker (package store). A Store is safe for concurrent use. One process
+// at a time may open a store directory; another gets store.ErrLocked at
+// once.
 //
 // Keys (15 bytes):
 //
@@ -46,7 +44,7 @@ import (
 //
 //	byte 0      storeValueVersion (1)
 //	byte 1      status: 1 win, 2 no-win
-//	byte 2      line end (LineEnd) of a win
+//	byte 2      line end (proof.End) of a win
 //	byte 3      flags: bit 0 the line is proven shortest
 //	bytes 4-5   depth: a win's attacker moves; a no-win's limit (0: any)
 //	bytes 6-9   proof size n in moves (0 for a no-win)
@@ -55,20 +53,13 @@ import (
 //	            of defences (uvarint), then per defence its move and node
 //	last 4      CRC-32 (IEEE) of everything before
 type Store struct {
-	db *badger.DB
+	db *store.DB
 
-	mu      sync.Mutex
-	wb      *badger.WriteBatch
-	pending int
-	mem     map[string][]byte // results read or written in this process
-	closed  bool
-
-	stopGC chan struct{}
-	gcDone chan struct{}
+	mu     sync.Mutex
+	wb     *store.Batch
+	mem    map[string][]byte // results read or written in this process
+	closed bool
 }
-
-// ErrStoreLocked: another process has the store open.
-var ErrStoreLocked = errors.New("the store is in use by another process")
 
 // ErrStoreCorrupt: a stored value failed its checksum or does not decode.
 var ErrStoreCorrupt = errors.New("corrupt store entry")
@@ -78,67 +69,18 @@ const (
 	storeValueVersion = 1
 	// storeFlushEvery is how many results are batched before a flush.
 	storeFlushEvery = 64
-	// storeGCInterval is how often the value log is garbage-collected.
-	storeGCInterval = 5 * time.Minute
 	storeMemLimit   = 1 << 16
 )
 
 // OpenStore opens (creating if needed) the store in directory dir, or an
-// in-memory store when dir is "". Errors: ErrStoreLocked when another process
-// has it open; badger's own errors otherwise.
+// in-memory store when dir is "". Errors: store.ErrLocked when another
+// process has it open; badger's own otherwise.
 func OpenStore(dir string) (*Store, error) {
-	opt := badger.DefaultOptions(dir).WithLogger(nil).WithMemTableSize(16 << 20).
-		WithValueLogFileSize(64 << 20).WithBlockCacheSize(16 << 20).WithIndexCacheSize(8 << 20)
-	if dir == "" {
-		opt = opt.WithInMemory(true)
-	}
-	db, err := badger.Open(opt)
+	db, err := store.Open(dir, "store")
 	if err != nil {
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, fmt.Errorf("%s: %w", dir, ErrStoreLocked)
-		}
-		return nil, fmt.Errorf("opening store %s: %w", dir, err)
+		return nil, err
 	}
-	s := &Store{db: db, wb: db.NewWriteBatch(), mem: map[string][]byte{},
-		stopGC: make(chan struct{}), gcDone: make(chan struct{})}
-	go s.gcLoop(dir == "")
-	return s, nil
-}
-
-// gcLoop runs the value log garbage collection on a ticker until Close.
-func (s *Store) gcLoop(inMemory bool) {
-	defer close(s.gcDone)
-	if inMemory {
-		<-s.stopGC
-		return
-	}
-	t := time.NewTicker(storeGCInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stopGC:
-			return
-		case <-t.C:
-			s.runGC()
-		}
-	}
-}
-
-// runGC collects the value log until there is nothing to rewrite.
-// ErrNoRewrite and ErrRejected (another GC running, or closing) are normal.
-func (s *Store) runGC() error {
-	for {
-		err := s.db.RunValueLogGC(0.5)
-		switch {
-		case err == nil:
-			continue
-		case errors.Is(err, badger.ErrNoRewrite), errors.Is(err, badger.ErrRejected),
-			errors.Is(err, badger.ErrGCInMemoryMode):
-			return nil
-		default:
-			return err
-		}
-	}
+	return &Store{db: db, wb: db.NewBatch(), mem: map[string][]byte{}}, nil
 }
 
 // Flush commits every pending write.
@@ -149,12 +91,10 @@ func (s *Store) Flush() error {
 }
 
 func (s *Store) flushLocked() error {
-	if s.closed || s.pending == 0 {
+	if s.closed {
 		return nil
 	}
-	err := s.wb.Flush()
-	s.wb, s.pending = s.db.NewWriteBatch(), 0
-	return err
+	return s.wb.Flush()
 }
 
 // Close flushes pending writes, stops the garbage collector and closes the
@@ -169,8 +109,6 @@ func (s *Store) Close() error {
 	s.wb.Cancel()
 	s.closed = true
 	s.mu.Unlock()
-	close(s.stopGC)
-	<-s.gcDone
 	if cerr := s.db.Close(); err == nil {
 		err = cerr
 	}
@@ -205,14 +143,14 @@ func (k storeKey) bytes(status Status) []byte {
 }
 
 // storeEntry is a stored result, proof in the canonical orientation. depth
-// is, for a win, the fewest attacker moves the proof needs (its VerifyProof
+// is, for a win, the fewest attacker moves the proof needs (its proof.Verify
 // limit); for a no-win, the limit it was proven under, 0 meaning any.
 type storeEntry struct {
 	status   Status
-	end      LineEnd
+	end      proof.End
 	shortest bool
 	depth    int
-	proof    *ProofNode
+	proof    *proof.Node
 }
 
 // stronger reports whether e says more than old under the same key: a win
@@ -231,9 +169,9 @@ func (e storeEntry) encode() []byte {
 		out[3] = 1
 	}
 	binary.LittleEndian.PutUint16(out[4:], uint16(e.depth))
-	binary.LittleEndian.PutUint32(out[6:], uint32(e.proof.size()))
-	var enc func(n *ProofNode)
-	enc = func(n *ProofNode) {
+	binary.LittleEndian.PutUint32(out[6:], uint32(e.proof.Len()))
+	var enc func(n *proof.Node)
+	enc = func(n *proof.Node) {
 		out = binary.LittleEndian.AppendUint16(out, uint16(n.Move))
 		out = binary.AppendUvarint(out, uint64(len(n.Defences)))
 		for _, d := range n.Defences {
@@ -255,18 +193,18 @@ func decodeEntry(v []byte) (storeEntry, error) {
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(v[len(v)-4:]) {
 		return storeEntry{}, ErrStoreCorrupt
 	}
-	e := storeEntry{status: Status(body[1]), end: LineEnd(body[2]), shortest: body[3]&1 != 0,
+	e := storeEntry{status: Status(body[1]), end: proof.End(body[2]), shortest: body[3]&1 != 0,
 		depth: int(binary.LittleEndian.Uint16(body[4:]))}
 	size := int(binary.LittleEndian.Uint32(body[6:]))
 	rest := body[10:]
 	bad := false
-	var dec func(depth int) *ProofNode
-	dec = func(depth int) *ProofNode {
+	var dec func(depth int) *proof.Node
+	dec = func(depth int) *proof.Node {
 		if bad || len(rest) < 3 || depth > engine.MaxSize*engine.MaxSize {
 			bad = true
 			return nil
 		}
-		n := &ProofNode{Move: engine.Point(binary.LittleEndian.Uint16(rest))}
+		n := &proof.Node{Move: engine.Point(binary.LittleEndian.Uint16(rest))}
 		rest = rest[2:]
 		k, w := binary.Uvarint(rest)
 		if w <= 0 || k > uint64(len(rest)) {
@@ -281,14 +219,14 @@ func decodeEntry(v []byte) (storeEntry, error) {
 			}
 			m := engine.Point(binary.LittleEndian.Uint16(rest))
 			rest = rest[2:]
-			n.Defences = append(n.Defences, ProofDefence{Move: m, Answer: dec(depth + 1)})
+			n.Defences = append(n.Defences, proof.Defence{Move: m, Answer: dec(depth + 1)})
 		}
 		return n
 	}
 	if size > 0 {
 		e.proof = dec(0)
 	}
-	if bad || len(rest) != 0 || (e.status != StatusWin && e.status != StatusNoWin) || e.proof.size() != size {
+	if bad || len(rest) != 0 || (e.status != StatusWin && e.status != StatusNoWin) || e.proof.Len() != size {
 		return storeEntry{}, ErrStoreCorrupt
 	}
 	return e, nil
@@ -301,18 +239,8 @@ func (s *Store) get(k storeKey, status Status) (storeEntry, bool, error) {
 	v, ok := s.mem[string(key)]
 	s.mu.Unlock()
 	if !ok {
-		err := s.db.View(func(txn *badger.Txn) error {
-			item, err := txn.Get(key)
-			if err != nil {
-				return err
-			}
-			v, err = item.ValueCopy(nil)
-			return err
-		})
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return storeEntry{}, false, nil
-		}
-		if err != nil {
+		var err error
+		if v, ok, err = s.db.Get(key); err != nil || !ok {
 			return storeEntry{}, false, err
 		}
 	}
@@ -342,8 +270,7 @@ func (s *Store) put(k storeKey, e storeEntry) error {
 	if err := s.wb.Set(key, val); err != nil {
 		return err
 	}
-	s.pending++
-	if s.pending >= storeFlushEvery {
+	if s.wb.Pending() >= storeFlushEvery {
 		return s.flushLocked()
 	}
 	return nil
@@ -367,24 +294,14 @@ func (s *Store) Stats() (StoreStats, error) {
 		return StoreStats{}, err
 	}
 	st := StoreStats{Entries: map[string]int{}}
-	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.DefaultIteratorOptions)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			item := it.Item()
-			k := item.Key()
-			v, err := item.ValueCopy(nil)
-			if err != nil {
-				return err
-			}
-			e, err := decodeEntry(v)
-			if len(k) != 15 || err != nil {
-				st.Corrupt++
-				continue
-			}
-			st.Total++
-			st.Entries[Mode(k[4]).String()+" "+e.status.String()]++
+	err := s.db.Each(nil, func(k, v []byte) error {
+		e, err := decodeEntry(v)
+		if len(k) != 15 || err != nil {
+			st.Corrupt++
+			return nil
 		}
+		st.Total++
+		st.Entries[Mode(k[4]).String()+" "+e.status.String()]++
 		return nil
 	})
 	st.LSMBytes, st.VLogBytes = s.db.Size()
@@ -396,8 +313,5 @@ func (s *Store) Compact() error {
 	if err := s.Flush(); err != nil {
 		return err
 	}
-	if err := s.db.Flatten(2); err != nil {
-		return err
-	}
-	return s.runGC()
+	return s.db.Compact()
 }

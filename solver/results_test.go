@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gomoku/solver/proof"
+	"gomoku/solver/store"
 )
 
 func testKey(i int) storeKey {
@@ -19,8 +22,8 @@ func testKey(i int) storeKey {
 
 // testEntry is a small win with a proof, distinct per i.
 func testEntry(i int) storeEntry {
-	root := &ProofNode{Move: 100, Defences: []ProofDefence{{Move: 101, Answer: &ProofNode{Move: 102}}}}
-	return storeEntry{status: StatusWin, end: EndDoubleFour, depth: 1 + i%50, proof: root}
+	root := &proof.Node{Move: 100, Defences: []proof.Defence{{Move: 101, Answer: &proof.Node{Move: 102}}}}
+	return storeEntry{status: StatusWin, end: proof.EndDoubleFour, depth: 1 + i%50, proof: root}
 }
 
 // TestStoreRoundTrip writes, flushes, reopens and reads entries, in memory
@@ -50,7 +53,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		}
 		for i := 0; i < n; i++ {
 			e, ok, err := st.get(testKey(i), StatusWin)
-			if err != nil || !ok || e.depth != 1+i%50 || e.proof.size() != 3 || e.end != EndDoubleFour {
+			if err != nil || !ok || e.depth != 1+i%50 || e.proof.Len() != 3 || e.end != proof.EndDoubleFour {
 				t.Fatalf("dir %q entry %d: %+v %v %v", dir, i, e, ok, err)
 			}
 		}
@@ -224,7 +227,7 @@ func TestStoreKill(t *testing.T) {
 }
 
 // TestStoreTwoProcesses opens a store that another process holds: the
-// second open fails at once with ErrStoreLocked, without hanging.
+// second open fails at once with store.ErrLocked, without hanging.
 func TestStoreTwoProcesses(t *testing.T) {
 	dir := t.TempDir()
 	cmd, out := child(t, dir, true)
@@ -244,8 +247,8 @@ func TestStoreTwoProcesses(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrStoreLocked) {
-			t.Errorf("second open: %v, want ErrStoreLocked", err)
+		if !errors.Is(err, store.ErrLocked) {
+			t.Errorf("second open: %v, want store.ErrLocked", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the second open hangs")

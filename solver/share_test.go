@@ -8,6 +8,7 @@ import (
 
 	"gomoku/engine"
 	"gomoku/positions/datatest"
+	"gomoku/solver/proof"
 )
 
 // TestSharedTableNesting checks the nesting rule of sharedTable.lookup: a
@@ -156,7 +157,7 @@ func TestSharedAcrossLimits(t *testing.T) {
 // TestPortfolioShareSolved runs the automatic portfolio with
 // Solver.ShareSolved on a sample of lfz084's VCT books: the searches must
 // read each other's entries (shared hits), every win comes with a proof that
-// VerifyProof accepts, and no puzzle is proven a no-win that the portfolio
+// proof.Verify accepts, and no puzzle is proven a no-win that the portfolio
 // without sharing wins (the shared entries are sound).
 func TestPortfolioShareSolved(t *testing.T) {
 	if testing.Short() {
@@ -177,7 +178,7 @@ func TestPortfolioShareSolved(t *testing.T) {
 			v.sharedHits = 0 // a puzzle the VCF search settles runs no VCT search to reset it
 		}
 		if a.Status == StatusWin {
-			if _, err := VerifyProof(a.Proof); err != nil {
+			if _, err := proof.Verify(a.Proof); err != nil {
 				t.Errorf("%s: %v", p.Label(), err)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver/proof"
 )
 
 // Mode is what Solver.Solve searches for.
@@ -151,7 +152,7 @@ func (s *Solver) vct(t, n int) *VCT {
 // chain of fours), and how it was reached.
 type Answer struct {
 	Result
-	Proof *Proof
+	Proof *proof.Tree
 	// Mode is the search that decided: ModeVCF when a VCF was found even
 	// in a VCT search.
 	Mode Mode
@@ -165,7 +166,7 @@ type Answer struct {
 // Solve searches pr in mode within lim. A VCT search looks for a VCF first,
 // then for a VCT with threat limits 1, 2, ... ThreatLimit, the budget
 // shared; its no-win holds for the largest limit. Wins come with a proof
-// that has passed VerifyProof (VCF lines: Verify). Errors are those of
+// that has passed proof.Verify (VCF lines: Verify). Errors are those of
 // VCF.Search and VCT.Prove, and store errors.
 func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, progress ProgressFunc) (Answer, error) {
 	if _, _, err := pr.check(); err != nil {
@@ -206,7 +207,7 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	e := storeEntry{status: a.Status, end: a.End, shortest: a.Shortest}
 	switch a.Status {
 	case StatusWin:
-		// the proof holds within the search's limit (VerifyProof checked it
+		// the proof holds within the search's limit (proof.Verify checked it
 		// there) and within RequiredDepth, an upper bound from the tree
 		e.depth = a.Proof.RequiredDepth()
 		if lim.Depth > 0 && lim.Depth < e.depth {
@@ -343,7 +344,7 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 //
 // Once a search proves its root, the others are stopped and no limit is
 // started until it returns: its proof is then built and checked
-// (VerifyProof, on every core) without sharing the cores, which for a proof
+// (proof.Verify, on every core) without sharing the cores, which for a proof
 // of tens of thousands of moves takes a second or more.
 //
 // It returns the first win; else the no-win of the largest limit proven,
@@ -354,7 +355,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	type attempt struct {
 		t, slot int
 		res     Result
-		proof   *Proof
+		proof   *proof.Tree
 		err     error
 	}
 	start := time.Now()
@@ -600,7 +601,7 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 		if err := replayMainLine(pr, a.Line); err != nil {
 			return a, false, &ReplayError{Line: a.Line, Err: fmt.Errorf("stored proof: %w", err)}
 		}
-		a.ProofNodes = a.Proof.TreeSize()
+		a.ProofNodes = a.Proof.Len()
 		if isVCF(pr, root, a.Line) {
 			a.Mode = ModeVCF
 		}
@@ -621,7 +622,7 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 
 // isVCF reports whether a proof tree (root, with main line line) proves a
 // VCF: a single line whose every attacker move is a four or a five.
-func isVCF(pr Problem, root *ProofNode, line []engine.Point) bool {
+func isVCF(pr Problem, root *proof.Node, line []engine.Point) bool {
 	return isChain(root) && foursOnly(pr, line)
 }
 
@@ -641,7 +642,7 @@ func foursOnly(pr Problem, line []engine.Point) bool {
 }
 
 // isChain reports whether a proof tree is a single line.
-func isChain(n *ProofNode) bool {
+func isChain(n *proof.Node) bool {
 	for ; n != nil; n = n.Defences[0].Answer {
 		if len(n.Defences) == 0 {
 			return true
@@ -654,13 +655,13 @@ func isChain(n *ProofNode) bool {
 }
 
 // transformTree maps every move of a proof tree through symmetry k.
-func transformTree(n *ProofNode, k, size int) *ProofNode {
+func transformTree(n *proof.Node, k, size int) *proof.Node {
 	if n == nil {
 		return nil
 	}
-	out := &ProofNode{Move: engine.Transform(n.Move, k, size)}
+	out := &proof.Node{Move: engine.Transform(n.Move, k, size)}
 	for _, d := range n.Defences {
-		out.Defences = append(out.Defences, ProofDefence{Move: engine.Transform(d.Move, k, size),
+		out.Defences = append(out.Defences, proof.Defence{Move: engine.Transform(d.Move, k, size),
 			Answer: transformTree(d.Answer, k, size)})
 	}
 	return out
@@ -669,7 +670,7 @@ func transformTree(n *ProofNode, k, size int) *ProofNode {
 // replayMainLine plays a main line on a fresh copy of the board: every move
 // on an empty point, legal for its side, and the last position a certain
 // win for the attacker (a five, two five-points, a forbidden block, or a
-// threat the defender cannot meet, which VerifyProof checked when the proof
+// threat the defender cannot meet, which proof.Verify checked when the proof
 // was made).
 func replayMainLine(pr Problem, line []engine.Point) error {
 	b := pr.Board.Clone()

@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver/proof"
 )
 
-// Searcher is the interface every search of this package implements (VCF now;
-// VCT, proof-number search and MCTS plug in behind it). Search solves one
+// Searcher is the interface the proof searches of this package implement
+// (VCF, and VCT with proof-number search over all moves behind it). Search solves one
 // problem within the limits, reports progress through the callback (which
 // may be nil) and stops early when ctx is cancelled, returning StatusUnknown.
 // A Searcher may keep state between calls (its transposition table); it is
@@ -81,42 +82,6 @@ func (s Status) String() string {
 	return "unknown"
 }
 
-// LineEnd says how a winning line ends.
-type LineEnd uint8
-
-// The ways a winning line ends, in the shared data's words.
-const (
-	// EndNone: no line (the result is not a win).
-	EndNone LineEnd = iota
-	// EndFive: the last move makes a five.
-	EndFive
-	// EndDoubleFour: the last move leaves two or more five-points (a
-	// straight four or a double four); the defender cannot block them all.
-	EndDoubleFour
-	// EndForbiddenBlock: white's last move is a four whose only block is a
-	// point forbidden to black.
-	EndForbiddenBlock
-	// EndThreat: the last move is a threat that no defence stops (a double
-	// three, or a four-three whose four the defender cannot use): every
-	// defender move leaves the attacker a VCF within the threat limit.
-	EndThreat
-)
-
-// String returns "five", "double-four", "forbidden-block" or "".
-func (e LineEnd) String() string {
-	switch e {
-	case EndFive:
-		return "five"
-	case EndDoubleFour:
-		return "double-four"
-	case EndForbiddenBlock:
-		return "forbidden-block"
-	case EndThreat:
-		return "threat"
-	}
-	return ""
-}
-
 // Result is what a search found, and what it cost.
 type Result struct {
 	Status Status
@@ -125,7 +90,7 @@ type Result struct {
 	// certain. It has been replayed on a fresh board (Verify).
 	Line []engine.Point
 	// End says how Line ends.
-	End LineEnd
+	End proof.End
 	// Shortest says no line with fewer attacker moves exists (proven).
 	Shortest bool
 	// Proven is, for StatusNoWin, the limit the disproof holds under:
@@ -195,8 +160,10 @@ func (pr Problem) check() (att, def engine.Color, err error) {
 	return pr.Attacker, pr.Attacker.Opponent(), nil
 }
 
-// budget tracks the node and time limits and cancellation of one search.
-type budget struct {
+// Budget tracks the node and time limits and the cancellation of one
+// search: the searches call Poll every PollInterval nodes. A Budget is not
+// safe for concurrent use.
+type Budget struct {
 	ctx      context.Context
 	start    time.Time
 	deadline time.Time
@@ -206,8 +173,11 @@ type budget struct {
 	stopped  string
 }
 
-func newBudget(ctx context.Context, lim Limits, progress ProgressFunc) *budget {
-	bu := &budget{ctx: ctx, start: time.Now(), maxNodes: lim.Nodes, progress: progress}
+// NewBudget starts a budget of lim.Nodes nodes (0: none) and lim.Time
+// (0: none) from now, stopped early by ctx; progress, when not nil, is
+// called from Poll at most every 250 ms.
+func NewBudget(ctx context.Context, lim Limits, progress ProgressFunc) *Budget {
+	bu := &Budget{ctx: ctx, start: time.Now(), maxNodes: lim.Nodes, progress: progress}
 	if lim.Time > 0 {
 		bu.deadline = bu.start.Add(lim.Time)
 	}
@@ -215,9 +185,10 @@ func newBudget(ctx context.Context, lim Limits, progress ProgressFunc) *budget {
 	return bu
 }
 
-// poll is called every pollInterval nodes; it reports progress and returns
-// false once the search must stop.
-func (bu *budget) poll(nodes int64, depth int) bool {
+// Poll is called every PollInterval nodes with the nodes searched so far
+// and the current iteration's depth; it reports progress and returns false
+// once the search must stop (and from then on).
+func (bu *Budget) Poll(nodes int64, depth int) bool {
 	if bu.stopped != "" {
 		return false
 	}
@@ -241,5 +212,38 @@ func (bu *budget) poll(nodes int64, depth int) bool {
 	return true
 }
 
-// pollInterval is how many nodes pass between budget polls (a power of two).
-const pollInterval = 1024
+// Stopped says what stopped the search: "nodes", "time", "cancelled", or
+// "" while it may go on.
+func (bu *Budget) Stopped() string { return bu.stopped }
+
+// Start is when the budget started.
+func (bu *Budget) Start() time.Time { return bu.start }
+
+// PollInterval is how many nodes pass between budget polls (a power of two).
+const PollInterval = 1024
+
+// ReplayError is returned by Search when a line it found fails
+// proof.VerifyLine: an internal error, never a result.
+type ReplayError struct {
+	Line []engine.Point
+	Err  error
+}
+
+// Error names the line and the flaw found in it.
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("%v: %v: %v", ErrReplay, e.Line, e.Err)
+}
+
+// Unwrap lets errors.Is match ErrReplay.
+func (e *ReplayError) Unwrap() []error { return []error{ErrReplay, e.Err} }
+
+var errOverLimit = errors.New("line longer than the depth limit")
+
+// verifyLine replays a line of the problem's attacker on its board
+// (proof.VerifyLine), after the problem's own checks.
+func (pr Problem) verifyLine(line []engine.Point) (proof.End, error) {
+	if _, _, err := pr.check(); err != nil {
+		return proof.EndNone, err
+	}
+	return proof.VerifyLine(pr.Board, pr.Attacker, line)
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver/proof"
 )
 
 // VCF searches for a victory by continuous fours: every attacker move is a
@@ -61,7 +62,7 @@ type vcfRun struct {
 	renjuDef bool // the defender is black under renju: its blocks can be forbidden
 	renjuAtt bool // the attacker is black under renju: its fours can be forbidden
 	tt       *failTable
-	bu       *budget
+	bu       *Budget
 	nodes    int64
 	hits     int64
 	// nodeCap stops the search once nodes exceed it: the budget's node
@@ -73,7 +74,7 @@ type vcfRun struct {
 	stop      bool
 	line      []engine.Point // built in reverse while the win unwinds
 	fwd       []engine.Point // the line of find, in order
-	end       LineEnd
+	end       proof.End
 	moveBufs  [][]engine.Point
 	scoreBufs [][]int32
 	keyBufs   [][]uint64     // per ply: the children's keys (childKeys)
@@ -88,14 +89,14 @@ type vcfRun struct {
 
 // newVCFRun prepares a VCF search of att on b (which it plays on and
 // restores), with table tt and budget bu; def is att's opponent.
-func newVCFRun(b *engine.Board, att engine.Color, tt *failTable, bu *budget) *vcfRun {
+func newVCFRun(b *engine.Board, att engine.Color, tt *failTable, bu *Budget) *vcfRun {
 	r := &vcfRun{}
 	r.reset(b, att, tt, bu)
 	return r
 }
 
 // reset prepares r for a new search as newVCFRun does, keeping its buffers.
-func (r *vcfRun) reset(b *engine.Board, att engine.Color, tt *failTable, bu *budget) {
+func (r *vcfRun) reset(b *engine.Board, att engine.Color, tt *failTable, bu *Budget) {
 	def := att.Opponent()
 	*r = vcfRun{b: b, att: att, def: def, tt: tt, bu: bu, nodeCap: bu.maxNodes,
 		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
@@ -105,7 +106,7 @@ func (r *vcfRun) reset(b *engine.Board, att engine.Color, tt *failTable, bu *bud
 
 // setBudget moves r onto budget bu, with its node cap (a cap left at the
 // old budget's limit would stop the search there).
-func (r *vcfRun) setBudget(bu *budget) {
+func (r *vcfRun) setBudget(bu *Budget) {
 	r.bu, r.nodeCap = bu, bu.maxNodes
 }
 
@@ -113,10 +114,10 @@ func (r *vcfRun) setBudget(bu *budget) {
 // most depth attacker moves. On a win it returns the line, in a buffer that
 // the next call reuses, and how it ends. It returns false when there is no
 // such VCF or the budget ran out (r.stop).
-func (r *vcfRun) find(depth int) ([]engine.Point, LineEnd, bool) {
+func (r *vcfRun) find(depth int) ([]engine.Point, proof.End, bool) {
 	r.depthLim, r.cutoff, r.line = depth, false, r.line[:0]
 	if !r.attack(depth, 0) {
-		return nil, EndNone, false
+		return nil, proof.EndNone, false
 	}
 	r.fwd = r.fwd[:0]
 	for i := len(r.line) - 1; i >= 0; i-- {
@@ -141,7 +142,7 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 		v.tt = newFailTable(DefaultMemoryMiB)
 	}
 	v.tt.nextGeneration()
-	r := newVCFRun(pr.Board.Clone(), att, v.tt, newBudget(ctx, lim, progress))
+	r := newVCFRun(pr.Board.Clone(), att, v.tt, NewBudget(ctx, lim, progress))
 	maxDepth := lim.Depth
 	if maxDepth <= 0 || maxDepth > maxVCFDepth {
 		maxDepth = maxVCFDepth
@@ -167,7 +168,7 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.nodes, r.hits, time.Since(r.bu.start)
 	if res.Status == StatusWin {
-		end, err := Verify(pr, res.Line)
+		end, err := pr.verifyLine(res.Line)
 		if err != nil || end != res.End {
 			return Result{}, &ReplayError{Line: res.Line, Err: err}
 		}
@@ -221,13 +222,13 @@ func (r *vcfRun) attack(depth, ply int) bool {
 		r.stop = true
 		return false
 	}
-	if r.nodes&(pollInterval-1) == 0 && !r.bu.poll(r.nodes, r.depthLim) {
+	if r.nodes&(PollInterval-1) == 0 && !r.bu.Poll(r.nodes, r.depthLim) {
 		r.stop = true
 		return false
 	}
 	if b.Count(r.att, engine.FivePoints) > 0 {
 		r.line = append(r.line[:0], b.FirstPoint(r.att, engine.FivePoints))
-		r.end = EndFive
+		r.end = proof.EndFive
 		return true
 	}
 	if depth <= 0 {
@@ -377,7 +378,7 @@ func (r *vcfRun) lastFour(ply int) bool {
 			continue
 		}
 		if t >= engine.ThreatStraightFour {
-			r.line, r.end = append(r.line[:0], m), EndDoubleFour
+			r.line, r.end = append(r.line[:0], m), proof.EndDoubleFour
 			return true
 		}
 		anyFour = true
@@ -389,7 +390,7 @@ func (r *vcfRun) lastFour(ply int) bool {
 			}
 			b.Undo()
 			if won {
-				r.line, r.end = append(r.line[:0], m), EndForbiddenBlock
+				r.line, r.end = append(r.line[:0], m), proof.EndForbiddenBlock
 				return true
 			}
 		}
@@ -411,12 +412,12 @@ func (r *vcfRun) defend(depth, ply int) bool {
 		return false // not a four after all (cannot happen for a FourPoints move)
 	case 1:
 	default:
-		r.line, r.end = r.line[:0], EndDoubleFour
+		r.line, r.end = r.line[:0], proof.EndDoubleFour
 		return true
 	}
 	e := b.FirstPoint(r.att, engine.FivePoints)
 	if r.renjuDef && b.Forbidden(e) != engine.NotForbidden {
-		r.line, r.end = r.line[:0], EndForbiddenBlock
+		r.line, r.end = r.line[:0], proof.EndForbiddenBlock
 		return true
 	}
 	if !r.noBlockCuts {

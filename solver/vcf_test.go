@@ -3,7 +3,6 @@ package solver
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,21 +14,9 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/positions/datatest"
+	"gomoku/solver/internal/cases"
+	"gomoku/solver/proof"
 )
-
-// load reads the positions of a file, failing on any bad record.
-func load(t testing.TB, path string) []*positions.Position {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, errs := positions.Parse(path, data, positions.Auto, positions.DefaultOptions)
-	if len(errs) > 0 {
-		t.Fatalf("%s: %v", path, errs)
-	}
-	return ps
-}
 
 // problem sets a position up as a problem for its attacker (or side to move).
 func problem(t testing.TB, p *positions.Position) Problem {
@@ -53,30 +40,8 @@ func limitOf(p *positions.Position) int {
 	return 0
 }
 
-// quintetVCF returns quintet's VCF cases: all six from the shared data, or
-// the sample in testdata/ when the shared data is absent (outside CI).
-func quintetVCF(t testing.TB) []*positions.Position {
-	var ps []*positions.Position
-	if datatest.HasShared(t) {
-		for _, p := range load(t, filepath.Join(datatest.Shared(t), "quintet.jsonl")) {
-			if p.Puzzle.Task == "vcf" {
-				ps = append(ps, p)
-			}
-		}
-	} else {
-		if os.Getenv("CI") != "" {
-			datatest.Shared(t) // fails: CI must see the shared data
-		}
-		files, _ := filepath.Glob(filepath.Join(datatest.Local(t), "quintet", "vcf_*.txt"))
-		for _, f := range files {
-			ps = append(ps, load(t, f)...)
-		}
-	}
-	if len(ps) != 6 {
-		t.Fatalf("%d quintet VCF cases, want 6", len(ps))
-	}
-	return ps
-}
+// quintetVCF returns quintet's VCF cases (datatest.Quintet).
+func quintetVCF(t testing.TB) []*positions.Position { return cases.Quintet(t, "vcf") }
 
 // TestQuintetVCF solves every quintet VCF case: proven ones give a line
 // that replays within the limit, disproven ones no-win within the limit.
@@ -96,7 +61,7 @@ func TestQuintetVCF(t *testing.T) {
 				t.Errorf("%s: %v, want win", p.Label(), res.Status)
 				continue
 			}
-			end, err := Verify(pr, res.Line)
+			end, err := pr.verifyLine(res.Line)
 			// quintet's limits are the shortest lengths (the _short cases
 			// one move less have no VCF), except the unlimited 255
 			if lim.Depth < 255 && (attackerMoves(res.Line) != lim.Depth || !res.Shortest) {
@@ -130,7 +95,7 @@ func TestVCFPuzzleBooks(t *testing.T) {
 			continue // TestQuintetVCF
 		}
 		var times []time.Duration
-		for _, p := range load(t, f) {
+		for _, p := range cases.Load(t, f) {
 			if p.Puzzle.Task != "vcf" || p.Puzzle.Expect != "win" {
 				continue
 			}
@@ -146,7 +111,7 @@ func TestVCFPuzzleBooks(t *testing.T) {
 				t.Errorf("%s: %v after %d nodes, want win", p.Label(), res.Status, res.Nodes)
 				continue
 			}
-			if _, err := Verify(pr, res.Line); err != nil {
+			if _, err := pr.verifyLine(res.Line); err != nil {
 				t.Errorf("%s: %v", p.Label(), err)
 				continue
 			}
@@ -169,7 +134,7 @@ func TestVCFPuzzleBooks(t *testing.T) {
 			}
 			// the source's answers (one-move wins) must each be winning lines
 			for _, a := range p.Puzzle.Answers {
-				if _, err := Verify(pr, []engine.Point{a}); err != nil {
+				if _, err := pr.verifyLine([]engine.Point{a}); err != nil {
 					t.Errorf("%s: answer %v: %v", p.Label(), a, err)
 				}
 			}
@@ -216,19 +181,19 @@ func TestVCFRules(t *testing.T) {
 		black, white string
 		attacker     engine.Color
 		want         Status
-		end          LineEnd
+		end          proof.End
 	}{
 		// h8 would be a double four: forbidden to black under renju, a win otherwise.
-		{"double four forbidden", engine.Renju, "e8 f8 g8 h5 h6 h7", "d8 h4 a1", engine.Black, StatusNoWin, EndNone},
-		{"double four freestyle", engine.Freestyle, "e8 f8 g8 h5 h6 h7", "d8 h4 a1", engine.Black, StatusWin, EndDoubleFour},
+		{"double four forbidden", engine.Renju, "e8 f8 g8 h5 h6 h7", "d8 h4 a1", engine.Black, StatusNoWin, proof.EndNone},
+		{"double four freestyle", engine.Freestyle, "e8 f8 g8 h5 h6 h7", "d8 h4 a1", engine.Black, StatusWin, proof.EndDoubleFour},
 		// g8 makes six: a five only where overlines win.
-		{"overline freestyle", engine.Freestyle, "c8 d8 e8 f8 h8", "b8 a1 a2 a3", engine.Black, StatusWin, EndFive},
-		{"overline standard", engine.Standard, "c8 d8 e8 f8 h8", "b8 a1 a2 a3", engine.Black, StatusNoWin, EndNone},
-		{"overline renju black", engine.Renju, "c8 d8 e8 f8 h8", "b8 a1 a2 a3", engine.Black, StatusNoWin, EndNone},
-		{"overline renju white", engine.Renju, "b8 a1 a2 a3 o15", "c8 d8 e8 f8 h8", engine.White, StatusWin, EndFive},
+		{"overline freestyle", engine.Freestyle, "c8 d8 e8 f8 h8", "b8 a1 a2 a3", engine.Black, StatusWin, proof.EndFive},
+		{"overline standard", engine.Standard, "c8 d8 e8 f8 h8", "b8 a1 a2 a3", engine.Black, StatusNoWin, proof.EndNone},
+		{"overline renju black", engine.Renju, "c8 d8 e8 f8 h8", "b8 a1 a2 a3", engine.Black, StatusNoWin, proof.EndNone},
+		{"overline renju white", engine.Renju, "b8 a1 a2 a3 o15", "c8 d8 e8 f8 h8", engine.White, StatusWin, proof.EndFive},
 		// a straight four is no use while the defender has a four to complete
-		{"defender's four first", engine.Freestyle, "h8 i8 j8 c3", "a1 a2 a3 a4", engine.Black, StatusNoWin, EndNone},
-		{"straight four", engine.Freestyle, "h8 i8 j8 c3", "a1 a2 a3 b5", engine.Black, StatusWin, EndDoubleFour},
+		{"defender's four first", engine.Freestyle, "h8 i8 j8 c3", "a1 a2 a3 a4", engine.Black, StatusNoWin, proof.EndNone},
+		{"straight four", engine.Freestyle, "h8 i8 j8 c3", "a1 a2 a3 b5", engine.Black, StatusWin, proof.EndDoubleFour},
 	}
 	v := NewVCF(1)
 	for i, tc := range tests {
@@ -283,7 +248,7 @@ func TestLimitsStop(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	// cancellation is polled every pollInterval nodes; the whole search is
+	// cancellation is polled every PollInterval nodes; the whole search is
 	// smaller, so it either finishes (a verified win) or reports "cancelled"
 	res, err = v.Search(ctx, pr, Limits{}, nil)
 	if err != nil || (res.Status != StatusWin && res.Stopped != "cancelled") {
@@ -326,7 +291,7 @@ func TestVerifyRejects(t *testing.T) {
 		t.Fatal(res.Status, err)
 	}
 	good := res.Line
-	if _, err := Verify(pr, good); err != nil {
+	if _, err := pr.verifyLine(good); err != nil {
 		t.Fatalf("the found line fails: %v", err)
 	}
 	pt := func(s string) engine.Point { q, _ := engine.ParsePoint(s, 15); return q }
@@ -342,13 +307,13 @@ func TestVerifyRejects(t *testing.T) {
 		"off board":          with(0, engine.PointAt(20, 20)),
 	}
 	for name, line := range corrupt {
-		if _, err := Verify(pr, line); err == nil {
+		if _, err := pr.verifyLine(line); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 	// a forbidden four for black (h8, a double four) is rejected
 	b := pos(t, engine.Renju, "e8 f8 g8 h5 h6 h7", "d8 h4 a1")
-	if _, err := Verify(Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}, []engine.Point{pt("h8")}); err == nil ||
+	if _, err := proof.VerifyLine(b, engine.Black, []engine.Point{pt("h8")}); err == nil ||
 		!strings.Contains(err.Error(), "forbidden") {
 		t.Errorf("forbidden double four: %v", err)
 	}
@@ -420,7 +385,7 @@ func TestBlockCuts(t *testing.T) {
 	if datatest.HasShared(t) {
 		ps = append(ps, lfzVCT(t, stride)...)
 	}
-	bu := newBudget(context.Background(), Limits{}, nil)
+	bu := NewBudget(context.Background(), Limits{}, nil)
 	v := NewVCT(1) // its runs list the quiet threat candidates
 	v.ThreatLimit = 5
 	searches, wins, cut := 0, 0, 0
@@ -455,7 +420,7 @@ func TestBlockCuts(t *testing.T) {
 				}
 				wins++
 				q := Problem{Board: b.Clone(), ToMove: att, Attacker: att}
-				if _, err := Verify(q, line); err != nil {
+				if _, err := q.verifyLine(line); err != nil {
 					t.Fatalf("%s %s, VCF of at most %d: line %v: %v", p.Label(), where, k, line, err)
 				}
 			}

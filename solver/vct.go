@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver/proof"
 )
 
 // VCT searches for a victory by continuous threats: every attacker move is a
@@ -67,7 +68,7 @@ import (
 // and a transposition's stored value is sound to reuse. Summing disproof (or
 // proof) numbers over a DAG counts shared subtrees more than once; that only
 // misdirects the search, it cannot make it prove something false, and every
-// proof is re-checked by VerifyProof before it is reported.
+// proof is re-checked by proof.Verify before it is reported.
 //
 // Across threat limits. The searches of a portfolio (Solver) run at
 // different threat limits side by side and, with Solver.ShareSolved, share
@@ -211,7 +212,7 @@ type vctRun struct {
 	allMoves   bool // AllMoves
 	vcf        *vcfRun
 	tt         *pnTable
-	bu         *budget
+	bu         *Budget
 	stop       bool
 	hits       int64
 	cache      *defenceCache // defender nodes after quiet moves
@@ -281,21 +282,21 @@ func nodeKey(h uint64, or bool, d int) uint64 {
 
 // Search implements Searcher for VCT. Errors: ErrBadProblem,
 // ErrDefenderToMove, ErrGameOver; ErrReplay if a proof it found fails
-// VerifyProof (never expected).
+// proof.Verify (never expected).
 func (v *VCT) Search(ctx context.Context, pr Problem, lim Limits, progress ProgressFunc) (Result, error) {
 	res, _, err := v.Prove(ctx, pr, lim, progress)
 	return res, err
 }
 
 // Prove is Search that also returns the proof tree of a win (nil otherwise),
-// already checked by VerifyProof.
-func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress ProgressFunc) (Result, *Proof, error) {
+// already checked by proof.Verify.
+func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress ProgressFunc) (Result, *proof.Tree, error) {
 	att, _, err := pr.check()
 	if err != nil {
 		return Result{}, nil, err
 	}
 	b := pr.Board.Clone()
-	bu := newBudget(ctx, lim, progress)
+	bu := NewBudget(ctx, lim, progress)
 	r := v.newRun(b, att, bu)
 	if lim.Depth <= 0 {
 		r.pnStep = depthPNStep
@@ -308,7 +309,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	r.rootHint = threatSpaceSearch(b, att, r.threat, depth)
 	pn, dn := r.mid(true, depth, pnInf, pnInf)
 	res := Result{Nodes: r.vcf.nodes}
-	var proof *Proof
+	var tree *proof.Tree
 	switch {
 	case pn == 0:
 		// The root is proven; building the proof may re-prove subtrees
@@ -320,7 +321,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 			v.proven()
 		}
 		r.stop, r.vcf.stop = false, false
-		r.bu = newBudget(ctx, lim, nil)
+		r.bu = NewBudget(ctx, lim, nil)
 		searched := r.vcf.nodes
 		if lim.Nodes > 0 {
 			r.bu.maxNodes = searched + lim.Nodes
@@ -338,8 +339,8 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		if err != nil {
 			return Result{}, nil, err
 		}
-		proof = newProof(pr, lim.Depth, r.threat, root)
-		res.Status, res.Line, res.End = StatusWin, proof.MainLine(), proof.mainEnd(b)
+		tree = newProof(pr, lim.Depth, r.threat, root)
+		res.Status, res.Line, res.End = StatusWin, tree.MainLine(), tree.MainEnd()
 	case dn == 0:
 		res.Status = StatusNoWin
 		res.Proven = Limits{Depth: depth, Nodes: lim.Nodes, Time: lim.Time}
@@ -351,23 +352,23 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
 	v.simulated, v.sharedHits = r.simulated, r.sharedHits
-	if proof != nil {
-		if _, err := VerifyProofContext(ctx, proof); err != nil {
+	if tree != nil {
+		if _, err := proof.VerifyContext(ctx, tree); err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				// cancelled before the check ended: no win is claimed
-				res.Status, res.Stopped, res.Line, res.End = StatusUnknown, "cancelled", nil, EndNone
+				res.Status, res.Stopped, res.Line, res.End = StatusUnknown, "cancelled", nil, proof.EndNone
 				return res, nil, nil
 			}
 			return Result{}, nil, &ReplayError{Line: res.Line, Err: err}
 		}
-		res.ProofNodes = proof.TreeSize()
+		res.ProofNodes = tree.Len()
 	}
-	return res, proof, nil
+	return res, tree, nil
 }
 
 // newRun starts a search of att on b (which it plays on and restores) under
 // budget bu: it begins a new generation of v's tables and caches.
-func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *budget) *vctRun {
+func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *Budget) *vctRun {
 	if v.pn == nil { // the zero VCT: tables of the default size
 		t := NewVCT(DefaultMemoryMiB)
 		v.pn, v.vcf, v.dvcf = t.pn, t.vcf, t.dvcf
@@ -412,7 +413,7 @@ func (r *vctRun) tick() bool {
 		r.bu.stopped, r.stop = "nodes", true
 		return false
 	}
-	if r.vcf.nodes&(pollInterval-1) == 0 && !r.bu.poll(r.vcf.nodes, 0) {
+	if r.vcf.nodes&(PollInterval-1) == 0 && !r.bu.Poll(r.vcf.nodes, 0) {
 		r.stop = true
 		return false
 	}

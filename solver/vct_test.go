@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -17,52 +15,34 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/positions/datatest"
+	"gomoku/solver/internal/cases"
+	"gomoku/solver/proof"
 )
 
-// quintetVCT returns quintet's VCT cases: all 32 from the shared data, or the
-// four in testdata/ when the shared data is absent (outside CI).
-func quintetVCT(t testing.TB) []*positions.Position {
-	var ps []*positions.Position
-	if datatest.HasShared(t) {
-		for _, p := range load(t, filepath.Join(datatest.Shared(t), "quintet.jsonl")) {
-			if p.Puzzle.Task == "vct" {
-				ps = append(ps, p)
-			}
-		}
-		if len(ps) != 32 {
-			t.Fatalf("%d quintet VCT cases, want 32", len(ps))
-		}
-		return ps
-	}
-	datatest.Shared(t) // fails under CI
-	files, _ := filepath.Glob(filepath.Join(datatest.Local(t), "quintet", "vct_*.txt"))
-	for _, f := range files {
-		ps = append(ps, load(t, f)...)
-	}
-	return ps
-}
+// quintetVCT returns quintet's VCT cases (datatest.Quintet).
+func quintetVCT(t testing.TB) []*positions.Position { return cases.Quintet(t, "vct") }
 
 // proveCase solves a quintet VCT case with its own threat limit and limit.
-func proveCase(t testing.TB, v *VCT, p *positions.Position) (Result, *Proof) {
+func proveCase(t testing.TB, v *VCT, p *positions.Position) (Result, *proof.Tree) {
 	t.Helper()
 	v.ThreatLimit = p.Puzzle.ThreatLimit
-	res, proof, err := v.Prove(context.Background(), problem(t, p), Limits{Depth: p.Puzzle.Limit}, nil)
+	res, tree, err := v.Prove(context.Background(), problem(t, p), Limits{Depth: p.Puzzle.Limit}, nil)
 	if err != nil {
 		t.Fatalf("%s: %v", p.Label(), err)
 	}
-	return res, proof
+	return res, tree
 }
 
 // TestQuintetVCT gives every quintet VCT case its expected verdict within its
 // limits (the heavy ones, minutes for quintet's own solver, only without
-// -short), and checks every proof with VerifyProof and through JSON.
+// -short), and checks every proof with proof.Verify and through JSON.
 func TestQuintetVCT(t *testing.T) {
 	v := NewVCT(256)
 	for _, p := range quintetVCT(t) {
 		if p.Puzzle.Heavy && testing.Short() {
 			continue
 		}
-		res, proof := proveCase(t, v, p)
+		res, tree := proveCase(t, v, p)
 		want := StatusWin
 		if p.Puzzle.Expect == "no-win" {
 			want = StatusNoWin
@@ -72,38 +52,44 @@ func TestQuintetVCT(t *testing.T) {
 			continue
 		}
 		if want == StatusNoWin {
-			if proof != nil || res.Proven.Depth != p.Puzzle.Limit {
+			if tree != nil || res.Proven.Depth != p.Puzzle.Limit {
 				t.Errorf("%s: no-win proven under %+v, want limit %d", p.Label(), res.Proven, p.Puzzle.Limit)
 			}
 			continue
 		}
-		if extra := extraDefences(t, proof); extra != "" {
+		if extra := extraDefences(t, tree); extra != "" {
 			t.Errorf("%s: %s", p.Label(), extra)
 		}
-		if proof.Limit != p.Puzzle.Limit || proof.ThreatLimit != p.Puzzle.ThreatLimit {
-			t.Errorf("%s: proof limits %d/%d", p.Label(), proof.Limit, proof.ThreatLimit)
+		if tree.Limit != p.Puzzle.Limit || tree.ThreatLimit != p.Puzzle.ThreatLimit {
+			t.Errorf("%s: proof limits %d/%d", p.Label(), tree.Limit, tree.ThreatLimit)
 		}
-		data, err := json.Marshal(proof)
+		data, err := json.Marshal(tree)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back Proof
+		var back proof.Tree
 		if err := json.Unmarshal(data, &back); err != nil {
 			t.Fatalf("%s: %v", p.Label(), err)
 		}
-		n, err := VerifyProof(&back)
+		n, err := proof.Verify(&back)
 		if err != nil || n != res.ProofNodes {
 			t.Errorf("%s: the proof read back from JSON: %d moves, %v", p.Label(), n, err)
 		}
 		if !slices.Equal(back.MainLine(), res.Line) {
 			t.Errorf("%s: main line changed through JSON", p.Label())
 		}
+		if !p.Puzzle.Heavy && !strings.Contains(p.Label(), "long") {
+			back.Limit = back.RequiredDepth()
+			if _, err := proof.Verify(&back); err != nil {
+				t.Errorf("%s: fails under its required depth %d: %v", p.Label(), back.Limit, err)
+			}
+		}
 	}
 }
 
 // TestSimulation searches quintet's VCT cases (the quick ones) and a sample
 // of lfz084's VCT books with and without simulation: every verdict reached
-// both ways must agree (a win's proof is checked by VerifyProof inside
+// both ways must agree (a win's proof is checked by proof.Verify inside
 // Prove either way), and simulation must have proven children somewhere.
 func TestSimulation(t *testing.T) {
 	var simulated int64
@@ -190,7 +176,7 @@ func TestDefenderVCF(t *testing.T) {
 		v := NewVCT(8)
 		v.noDefenderVCF = !cut
 		v.ThreatLimit = 1
-		r := v.newRun(b.Clone(), engine.Black, newBudget(context.Background(), Limits{}, nil))
+		r := v.newRun(b.Clone(), engine.Black, NewBudget(context.Background(), Limits{}, nil))
 		moves := r.attacks(10)
 		var listed []string
 		outside := false
@@ -219,18 +205,18 @@ func TestDefenderVCF(t *testing.T) {
 
 // extraDefences walks a proof and returns the first defence listed after a
 // quiet move that is no defence (the attacker still has a VCF of at most
-// min(ThreatLimit, moves left) moves after it), or "". VerifyProof accepts
+// min(ThreatLimit, moves left) moves after it), or "". proof.Verify accepts
 // such a listing; a proof built by the search must not have one (the
 // candidates it keeps untested are filtered by exactDefences).
-func extraDefences(t *testing.T, p *Proof) string {
+func extraDefences(t *testing.T, p *proof.Tree) string {
 	b, err := p.Board()
 	if err != nil {
 		t.Fatal(err)
 	}
 	att := p.Attacker
-	vr := newVCFRun(b, att, newFailTable(1), newBudget(context.Background(), Limits{}, nil))
-	var walk func(n *ProofNode, left int) string
-	walk = func(n *ProofNode, left int) string {
+	vr := newVCFRun(b, att, newFailTable(1), NewBudget(context.Background(), Limits{}, nil))
+	var walk func(n *proof.Node, left int) string
+	walk = func(n *proof.Node, left int) string {
 		b.Play(n.Move, att)
 		defer b.Undo()
 		quiet := !b.LastMoveWon() && b.Count(att, engine.FivePoints) == 0
@@ -255,158 +241,6 @@ func extraDefences(t *testing.T, p *Proof) string {
 		left = maxVCTDepth
 	}
 	return walk(p.Root, left)
-}
-
-// TestCorruptedProofs damages a proof in every way VerifyProof guards
-// against and checks each is rejected.
-func TestCorruptedProofs(t *testing.T) {
-	var p *positions.Position
-	for _, q := range quintetVCT(t) {
-		if strings.HasSuffix(q.Label(), "vct_black") || strings.Contains(q.Label(), "vct_black.txt") {
-			p = q
-		}
-	}
-	if p == nil {
-		t.Fatal("no vct_black case")
-	}
-	_, good := proveCase(t, NewVCT(16), p)
-	if _, err := VerifyProof(good); err != nil {
-		t.Fatalf("the proof itself fails: %v", err)
-	}
-	clone := func() *Proof {
-		data, _ := json.Marshal(good)
-		var c Proof
-		if err := json.Unmarshal(data, &c); err != nil {
-			t.Fatal(err)
-		}
-		return &c
-	}
-	// the first node with several defences: a quiet threat
-	quiet := func(pr *Proof) *ProofNode {
-		for n := pr.Root; n != nil; n = n.Defences[0].Answer {
-			if len(n.Defences) > 1 {
-				return n
-			}
-			if len(n.Defences) == 0 {
-				break
-			}
-		}
-		t.Fatal("no quiet threat in the proof")
-		return nil
-	}
-	pt := func(s string) engine.Point { q, _ := engine.ParsePoint(s, 15); return q }
-	corruptions := map[string]func(pr *Proof){
-		"a defence left out": func(pr *Proof) {
-			n := quiet(pr)
-			n.Defences = n.Defences[1:]
-		},
-		"an occupied attacker move": func(pr *Proof) { pr.Root.Move = pr.Black[0] },
-		"a non-winning answer": func(pr *Proof) {
-			n := quiet(pr)
-			n.Defences[0].Answer = &ProofNode{Move: pt("a1")}
-		},
-		"an illegal defence": func(pr *Proof) {
-			n := quiet(pr)
-			n.Defences = append(n.Defences, ProofDefence{Move: pr.White[0], Answer: n.Defences[0].Answer})
-		},
-		"a limit too small": func(pr *Proof) { pr.Limit = 2 },
-		"a stone removed":   func(pr *Proof) { pr.Black = pr.Black[1:] },
-		"the wrong side":    func(pr *Proof) { pr.Attacker = engine.White },
-	}
-	for name, corrupt := range corruptions {
-		c := clone()
-		corrupt(c)
-		if _, err := VerifyProof(c); err == nil {
-			t.Errorf("%s: accepted", name)
-		} else {
-			var pe *ProofError
-			if !errors.As(err, &pe) {
-				t.Errorf("%s: %T is not a *ProofError", name, err)
-			}
-		}
-	}
-	var bad Proof
-	if err := json.Unmarshal([]byte(`{"format":"something-else","version":1}`), &bad); !errors.Is(err, ErrProofFormat) {
-		t.Errorf("foreign JSON: %v", err)
-	}
-}
-
-// TestVerifyProofParallel checks the first proof of a quintet quick VCT
-// case that is large enough to be split (vct_game_black_l14_1, 1,158
-// attacker moves) on every core and on one, intact and with one defence left out at
-// each of a dozen quiet threats spread over the tree: both checks must agree
-// on the verdict and report the same first flaw.
-func TestVerifyProofParallel(t *testing.T) {
-	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("one core: the check runs on one goroutine")
-	}
-	v := NewVCT(64)
-	large := 0
-	for _, p := range quintetVCT(t) {
-		if p.Puzzle.Expect != "win" || !slices.Contains(p.Puzzle.Tags, "quick") {
-			continue
-		}
-		_, proof := proveCase(t, v, p)
-		if proof == nil || attackerNodes(proof.Root, map[*ProofNode]int{}) < minParallelProof {
-			continue
-		}
-		large++
-		// the quiet threats, in depth-first order
-		var quiet []*ProofNode
-		var walk func(n *ProofNode)
-		walk = func(n *ProofNode) {
-			if n == nil {
-				return
-			}
-			if len(n.Defences) > 1 {
-				quiet = append(quiet, n)
-			}
-			for _, d := range n.Defences {
-				walk(d.Answer)
-			}
-		}
-		walk(proof.Root)
-		check := func(name string) {
-			size, err := VerifyProof(proof)
-			prev := runtime.GOMAXPROCS(1)
-			size1, err1 := VerifyProof(proof)
-			runtime.GOMAXPROCS(prev)
-			if size != size1 || fmt.Sprint(err) != fmt.Sprint(err1) {
-				t.Errorf("%s, %s: %d, %v on every core; %d, %v on one", p.Label(), name, size, err, size1, err1)
-			}
-			if name != "intact" && err == nil {
-				t.Errorf("%s, %s: accepted", p.Label(), name)
-			}
-		}
-		check("intact")
-		step := max(1, len(quiet)/12)
-		for i := 0; i < len(quiet); i += step {
-			n := quiet[i]
-			saved := n.Defences
-			n.Defences = slices.Clone(saved[1:])
-			check(fmt.Sprintf("quiet threat %d of %d without %v", i, len(quiet), saved[0].Move))
-			n.Defences = saved
-		}
-		break // one proof is enough (the next, 6,562 moves, takes seconds)
-	}
-	if large == 0 {
-		t.Errorf("no proof of %d attacker moves or more", minParallelProof)
-	}
-}
-
-// TestRequiredDepth checks that a proof verifies under RequiredDepth.
-func TestRequiredDepth(t *testing.T) {
-	v := NewVCT(64)
-	for _, p := range quintetVCT(t) {
-		if p.Puzzle.Expect != "win" || p.Puzzle.Heavy || strings.Contains(p.Label(), "long") {
-			continue
-		}
-		_, proof := proveCase(t, v, p)
-		proof.Limit = proof.RequiredDepth()
-		if _, err := VerifyProof(proof); err != nil {
-			t.Errorf("%s: fails under its required depth %d: %v", p.Label(), proof.Limit, err)
-		}
-	}
 }
 
 // BenchmarkVCT solves each quick quintet VCT case; ns/op is one whole
@@ -437,7 +271,7 @@ func BenchmarkVCT(b *testing.B) {
 // not widen.
 func TestWidenThreatLimit(t *testing.T) {
 	var pr Problem
-	for _, p := range load(t, filepath.Join(datatest.Shared(t), "lfz-6x6-2.jsonl")) {
+	for _, p := range cases.Load(t, filepath.Join(datatest.Shared(t), "lfz-6x6-2.jsonl")) {
 		if p.Label() == "lfz-6x6-2/40" {
 			pr = problem(t, p)
 		}
@@ -465,7 +299,7 @@ func TestWidenThreatLimit(t *testing.T) {
 			continue
 		}
 		if a.Status == StatusWin {
-			if _, err := VerifyProof(a.Proof); err != nil {
+			if _, err := proof.Verify(a.Proof); err != nil {
 				t.Error(err)
 			}
 		}
@@ -480,7 +314,7 @@ func TestWidenThreatLimit(t *testing.T) {
 // is wanted. An explicit limit of 3 does not relay and gives unknown.
 func TestThreatLimitRelay(t *testing.T) {
 	var pr Problem
-	for _, p := range load(t, filepath.Join(datatest.Shared(t), "lfz-gaofei.jsonl")) {
+	for _, p := range cases.Load(t, filepath.Join(datatest.Shared(t), "lfz-gaofei.jsonl")) {
 		if p.Label() == "lfz-gaofei/239" {
 			pr = problem(t, p)
 		}
@@ -506,7 +340,7 @@ func TestThreatLimitRelay(t *testing.T) {
 			continue
 		}
 		if a.Status == StatusWin {
-			if _, err := VerifyProof(a.Proof); err != nil {
+			if _, err := proof.Verify(a.Proof); err != nil {
 				t.Error(err)
 			}
 		}
@@ -577,7 +411,7 @@ func TestWinMode(t *testing.T) {
 		if err != nil || a.Status != StatusWin || a.Mode != ModeVCT {
 			t.Errorf("%s in win mode: %v by %v, %v", p.Label(), a.Status, a.Mode, err)
 		}
-		if _, err := VerifyProof(a.Proof); err != nil {
+		if _, err := proof.Verify(a.Proof); err != nil {
 			t.Errorf("%s: %v", p.Label(), err)
 		}
 	}
@@ -655,7 +489,7 @@ func lfzVCT(t *testing.T, stride int) []*positions.Position {
 	var ps []*positions.Position
 	seen := 0
 	for _, f := range files {
-		for _, p := range load(t, f) {
+		for _, p := range cases.Load(t, f) {
 			if p.Puzzle.Task == "vct" {
 				if seen%stride == 0 {
 					ps = append(ps, p)
@@ -698,7 +532,7 @@ func TestVCTPuzzleBooks(t *testing.T) {
 			if lim.Time > 0 && a.Elapsed > lim.Time {
 				late++
 			}
-			if _, err := VerifyProof(a.Proof); err != nil {
+			if _, err := proof.Verify(a.Proof); err != nil {
 				t.Errorf("%s: %v", p.Label(), err)
 			}
 		}
@@ -728,7 +562,7 @@ func TestThreatCandidatesComplete(t *testing.T) {
 	var failures []string
 	candidateCheck = func(r *vctRun, k int, cands []engine.Point) {
 		b := r.b
-		vcf := newVCFRun(b, r.att, newFailTable(1), newBudget(context.Background(), Limits{}, nil))
+		vcf := newVCFRun(b, r.att, newFailTable(1), NewBudget(context.Background(), Limits{}, nil))
 		for _, m := range r.legalMoves(r.att) {
 			if slices.Contains(cands, m) {
 				continue

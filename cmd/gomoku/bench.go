@@ -15,6 +15,7 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
+	"gomoku/solver/play"
 )
 
 // benchSet is the default bench set: quintet's VCF cases.
@@ -134,13 +135,13 @@ func searchRates(c *cli.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep, err := solver.NewMCTS(1).Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
+	rep, err := play.NewMCTS(1).Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "mcts: %.0f playouts/s (renju, 15x15 middle game, one goroutine)\n",
 		float64(rep.Playouts)/rep.Elapsed.Seconds())
-	rep, err = solver.NewAlphaBeta(16).Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
+	rep, err = play.NewAlphaBeta(16).Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
+	"gomoku/solver/play"
 )
 
 func bestCommand(stdin io.Reader) *cli.Command {
@@ -76,12 +77,12 @@ type bestRecord struct {
 }
 
 // newSearcher makes the searcher an --engine value names.
-func newSearcher(name string, threads, mib int) (solver.MoveSearcher, error) {
+func newSearcher(name string, threads, mib int) (play.Searcher, error) {
 	switch name {
 	case "mcts":
-		return solver.NewMCTS(threads), nil
+		return play.NewMCTS(threads), nil
 	case "ab", "alphabeta":
-		return solver.NewAlphaBeta(max(1, mib/4)), nil
+		return play.NewAlphaBeta(max(1, mib/4)), nil
 	}
 	return nil, usagef("--engine %q: want mcts or ab", name)
 }
@@ -106,14 +107,14 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 		slv := solver.NewSolver(c.Int("memory") / 2)
 		lim := solver.Limits{Time: c.Duration("time"), Nodes: c.Int64("nodes"), MemoryMiB: c.Int("memory") / 2}
 		return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
-			rep, err := slv.Best(c.Context, b, p.ToMove, searcher, lim, c.Int("multipv"), nil)
+			rep, err := play.Best(c.Context, slv, b, p.ToMove, searcher, lim, c.Int("multipv"), nil)
 			if err != nil {
 				return err
 			}
 			rec := bestRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
 				ToMove: p.ToMove.String(), Kind: string(rep.Kind), Engine: engineName, Playouts: rep.Playouts,
 				Nodes: rep.Nodes, Checked: rep.Checked, Refutations: rep.Refutations, TimeMS: ms(rep.Elapsed)}
-			if rep.Kind == solver.KindWin {
+			if rep.Kind == play.KindWin {
 				rec.Line = pointStrings(rep.Win.Line)
 			} else if rep.Win != nil {
 				rec.Threat = pointStrings(rep.Win.Line)
@@ -123,7 +124,7 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 			}
 			for _, m := range rep.Moves {
 				bm := bestMove{Move: m.Move.String(), Value: m.Value, Visits: m.Visits, Depth: m.Depth, PV: pointStrings(m.PV)}
-				if rep.Kind == solver.KindDefend {
+				if rep.Kind == play.KindDefend {
 					bm.Defence = "proven"
 					if slices.Contains(rep.Unproven, m.Move) {
 						bm.Defence = "unproven"
@@ -149,17 +150,17 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 // writeBestText prints one best-move report for people.
 func writeBestText(w io.Writer, p *positions.Position, b *engine.Board, rec bestRecord) {
 	fmt.Fprintf(w, "%s  %s %dx%d  %s to move\n", p.Label(), rec.Rule, rec.Size, rec.Size, rec.ToMove)
-	switch solver.Kind(rec.Kind) {
-	case solver.KindWin:
+	switch play.Kind(rec.Kind) {
+	case play.KindWin:
 		fmt.Fprintf(w, "win: %s (replayed on a fresh board)\n", joinNumbered(rec.Line))
-	case solver.KindDefend:
+	case play.KindDefend:
 		fmt.Fprintf(w, "defend: the opponent threatens %s; of %d moves checked, %d are proven to stop it, %d more were not refuted in time\n",
 			joinNumbered(rec.Threat), rec.Checked, rec.Refutations, len(rec.Moves)-rec.Refutations)
-	case solver.KindLost:
+	case play.KindLost:
 		fmt.Fprintf(w, "lost: the opponent threatens %s and all %d moves checked lose to it; best tries:\n",
 			joinNumbered(rec.Threat), rec.Checked)
 	}
-	if solver.Kind(rec.Kind) != solver.KindWin {
+	if play.Kind(rec.Kind) != play.KindWin {
 		for i, m := range rec.Moves {
 			cost := fmt.Sprintf("%d visits", m.Visits)
 			if m.Depth > 0 {
@@ -180,7 +181,7 @@ func writeBestText(w io.Writer, p *positions.Position, b *engine.Board, rec best
 			marks[pt] = fmt.Sprintf("%d", i+1)
 		}
 	}
-	if solver.Kind(rec.Kind) == solver.KindWin {
+	if play.Kind(rec.Kind) == play.KindWin {
 		marks = map[engine.Point]string{}
 		for i, s := range rec.Line {
 			if pt, err := engine.ParsePoint(s, rec.Size); err == nil {

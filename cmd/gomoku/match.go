@@ -12,6 +12,7 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
+	"gomoku/solver/play"
 )
 
 func matchCommand() *cli.Command {
@@ -39,7 +40,7 @@ func matchCommand() *cli.Command {
 type matchPlayer struct {
 	name     string
 	slv      *solver.Solver
-	searcher solver.MoveSearcher
+	searcher play.Searcher
 	score    float64
 	wins     [3]int // by colour: index engine.Black, engine.White
 	losses   [3]int
@@ -157,13 +158,13 @@ func playGame(c *cli.Context, b *engine.Board, toMove engine.Color, byColour map
 			return engine.Empty, "full board", plies, nil
 		}
 		p := byColour[s]
-		rep, err := p.slv.Best(c.Context, b, s, p.searcher, lim, 1, nil)
+		rep, err := play.Best(c.Context, p.slv, b, s, p.searcher, lim, 1, nil)
 		m := engine.NoPoint
 		if err == nil && len(rep.Moves) > 0 {
 			m = rep.Moves[0].Move
 		}
 		if m == engine.NoPoint || !b.Legal(s, m) {
-			m = solver.QuickMove(b, s)
+			m = play.QuickMove(b, s)
 		}
 		if m == engine.NoPoint || !b.Legal(s, m) {
 			return s.Opponent(), "no legal move", plies, nil

@@ -13,6 +13,7 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
+	"gomoku/solver/proof"
 )
 
 func solveCommand(stdin io.Reader) *cli.Command {
@@ -179,7 +180,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 					rec.ThreatLimit = 0
 				}
 				if rec.ProofNodes == 0 && a.Proof != nil {
-					rec.ProofNodes = a.Proof.TreeSize()
+					rec.ProofNodes = a.Proof.Len()
 				}
 				if proofOut != nil && a.Proof != nil {
 					data, err := json.Marshal(a.Proof)
@@ -201,11 +202,11 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 }
 
 // endPhrase describes how a winning line ends, for people.
-var endPhrase = map[solver.LineEnd]string{
-	solver.EndFive:           "a five",
-	solver.EndDoubleFour:     "two five-points (a straight four or a double four)",
-	solver.EndForbiddenBlock: "a four whose only block is forbidden to black",
-	solver.EndThreat:         "a threat no defence stops",
+var endPhrase = map[proof.End]string{
+	proof.EndFive:           "a five",
+	proof.EndDoubleFour:     "two five-points (a straight four or a double four)",
+	proof.EndForbiddenBlock: "a four whose only block is forbidden to black",
+	proof.EndThreat:         "a threat no defence stops",
 }
 
 // ms converts a duration to milliseconds with microsecond precision.

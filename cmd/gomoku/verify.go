@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"gomoku/solver"
+	"gomoku/solver/proof"
 )
 
 func verifyCommand(stdin io.Reader) *cli.Command {
@@ -46,10 +46,10 @@ func verifyCommand(stdin io.Reader) *cli.Command {
 					if err := c.Context.Err(); err != nil {
 						return err
 					}
-					var p solver.Proof
+					var p proof.Tree
 					size, err := 0, json.Unmarshal(line, &p)
 					if err == nil {
-						size, err = solver.VerifyProof(&p)
+						size, err = proof.Verify(&p)
 					}
 					if err != nil {
 						invalid++

@@ -1,4 +1,4 @@
-package solver
+package play
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver"
 )
 
 // AlphaBeta is negamax alpha-beta search with iterative deepening and a
@@ -27,9 +28,9 @@ type AlphaBeta struct {
 	VCFNodes int64
 
 	tt    []abEntry
-	vcf   *vcfProbe
+	vcf   *solver.VCFProbe
 	b     *engine.Board
-	bu    *budget
+	bu    *solver.Budget
 	nodes int64
 	stop  bool
 	seen  []bool
@@ -56,16 +57,16 @@ const (
 const abWin = 1 << 20
 
 // NewAlphaBeta returns an AlphaBeta whose table takes about mib MiB
-// (DefaultMemoryMiB/4 when 0).
+// (solver.DefaultMemoryMiB/4 when 0).
 func NewAlphaBeta(mib int) *AlphaBeta {
 	if mib <= 0 {
-		mib = DefaultMemoryMiB / 4
+		mib = solver.DefaultMemoryMiB / 4
 	}
 	n := 1
 	for n*2*24 <= mib<<20 {
 		n *= 2
 	}
-	return &AlphaBeta{tt: make([]abEntry, n), vcf: newVCFProbe(8), seen: make([]bool, engine.NumCells)}
+	return &AlphaBeta{tt: make([]abEntry, n), vcf: solver.NewVCFProbe(8), seen: make([]bool, engine.NumCells)}
 }
 
 // Search runs iterative deepening on position b, c to move, within lim
@@ -73,14 +74,14 @@ func NewAlphaBeta(mib int) *AlphaBeta {
 // reports the multipv best moves of the deepest completed iteration with
 // their scores squashed to win rates, the depth and the principal
 // variation. rootMoves, when not empty, restricts the root moves. Errors:
-// ErrNoMoves; ErrGameOver when the board already holds a five.
-func (a *AlphaBeta) Search(ctx context.Context, b *engine.Board, c engine.Color, lim Limits, multipv int,
-	rootMoves []engine.Point, progress ProgressFunc) (SearchReport, error) {
+// ErrNoMoves; solver.ErrGameOver when the board already holds a five.
+func (a *AlphaBeta) Search(ctx context.Context, b *engine.Board, c engine.Color, lim solver.Limits, multipv int,
+	rootMoves []engine.Point, progress solver.ProgressFunc) (SearchReport, error) {
 	if b.LastMoveWon() {
-		return SearchReport{}, ErrGameOver
+		return SearchReport{}, solver.ErrGameOver
 	}
 	a.b, a.nodes, a.stop = b.Clone(), 0, false
-	a.bu = newBudget(ctx, Limits{Time: lim.Time, Nodes: lim.Nodes}, progress)
+	a.bu = solver.NewBudget(ctx, solver.Limits{Time: lim.Time, Nodes: lim.Nodes}, progress)
 	root := candidates(a.b, c, nil, a.seen)
 	if len(rootMoves) > 0 {
 		root = slices.DeleteFunc(root, func(p engine.Point) bool { return !slices.Contains(rootMoves, p) })
@@ -147,7 +148,7 @@ func (a *AlphaBeta) Search(ctx context.Context, b *engine.Board, c engine.Color,
 			break
 		}
 	}
-	rep.Nodes, rep.Elapsed = a.nodes, time.Since(a.bu.start)
+	rep.Nodes, rep.Elapsed = a.nodes, time.Since(a.bu.Start())
 	return rep, nil
 }
 
@@ -191,7 +192,7 @@ func (a *AlphaBeta) pv(first engine.Point, c engine.Color, depth int) []engine.P
 func (a *AlphaBeta) negamax(depth, ply int, alpha, beta int32) int32 {
 	b := a.b
 	a.nodes++
-	if a.nodes&(pollInterval-1) == 0 && !a.bu.poll(a.nodes, depth) {
+	if a.nodes&(solver.PollInterval-1) == 0 && !a.bu.Poll(a.nodes, depth) {
 		a.stop = true
 	}
 	if a.stop {
@@ -226,7 +227,7 @@ func (a *AlphaBeta) negamax(depth, ply int, alpha, beta int32) int32 {
 	}
 	if depth <= 0 {
 		if n := a.vcfNodes(); n > 0 {
-			if _, ok := a.vcf.win(b, s, n); ok {
+			if _, ok := a.vcf.Win(b, s, n); ok {
 				return abWin/2 + 1 // a VCF of unknown length
 			}
 		}

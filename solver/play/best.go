@@ -1,4 +1,4 @@
-package solver
+package play
 
 import (
 	"context"
@@ -7,14 +7,16 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver"
+	"gomoku/solver/proof"
 )
 
-// MoveSearcher is a best-move search: MCTS or AlphaBeta. Search reports the
+// Searcher is a best-move search: MCTS or AlphaBeta. Search reports the
 // multipv best moves of c on b within lim, among rootMoves when that is not
 // empty.
-type MoveSearcher interface {
-	Search(ctx context.Context, b *engine.Board, c engine.Color, lim Limits, multipv int,
-		rootMoves []engine.Point, progress ProgressFunc) (SearchReport, error)
+type Searcher interface {
+	Search(ctx context.Context, b *engine.Board, c engine.Color, lim solver.Limits, multipv int,
+		rootMoves []engine.Point, progress solver.ProgressFunc) (SearchReport, error)
 }
 
 // Kind says what Best found.
@@ -38,12 +40,12 @@ const (
 	KindSearch Kind = "search"
 )
 
-// BestReport is the answer of Best.
-type BestReport struct {
+// Report is the answer of Best.
+type Report struct {
 	Kind Kind
 	// Win is the solver's answer for the side to move (KindWin), or for the
 	// opponent moving first (KindDefend, KindLost: the threat).
-	Win *Answer
+	Win *solver.Answer
 	// Checked counts the candidate defences checked and Refutations the
 	// ones proven to stop the threat (KindDefend, KindLost); Unproven lists
 	// the defences whose check ran out of budget.
@@ -69,7 +71,7 @@ const bestCheckNodes = 2_000_000
 // Best analyses position b with c to move, as `gomoku best` does (after
 // Kang & Kim's and Liu & Zhang's engines, which put threat-space search in
 // front of the tree search):
-//  1. a forced win of c by VCF or VCT (Solve, ModeVCT) is reported with its
+//  1. a forced win of c by VCF or VCT (Solve, solver.ModeVCT) is reported with its
 //     line (replayed);
 //  2. else, if the opponent would have one were c to pass, every candidate
 //     move of c is checked by letting the opponent search again after it;
@@ -81,64 +83,64 @@ const bestCheckNodes = 2_000_000
 // lim.Time is shared out (bestWinShare ...); without one each check is
 // bounded by bestCheckNodes and the search by lim.Nodes. Errors: those of
 // Solve and of the searcher.
-func (s *Solver) Best(ctx context.Context, b *engine.Board, c engine.Color, searcher MoveSearcher, lim Limits,
-	multipv int, progress ProgressFunc) (BestReport, error) {
+func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher, lim solver.Limits,
+	multipv int, progress solver.ProgressFunc) (Report, error) {
 	start := time.Now()
-	check := func(share float64) Limits {
+	check := func(share float64) solver.Limits {
 		if lim.Time > 0 {
-			return Limits{Time: time.Duration(float64(lim.Time) * share)}
+			return solver.Limits{Time: time.Duration(float64(lim.Time) * share)}
 		}
-		return Limits{Nodes: bestCheckNodes}
+		return solver.Limits{Nodes: bestCheckNodes}
 	}
 	if b.LastMoveWon() {
-		return BestReport{}, ErrGameOver
+		return Report{}, solver.ErrGameOver
 	}
 	o := c.Opponent()
 	if p := b.FirstPoint(c, engine.FivePoints); p != engine.NoPoint {
 		// a five on the board needs no search
 		line := []engine.Point{p}
-		if _, err := Verify(Problem{Board: b, ToMove: c, Attacker: c}, line); err != nil {
-			return BestReport{}, &ReplayError{Line: line, Err: err}
+		if _, err := proof.VerifyLine(b, c, line); err != nil {
+			return Report{}, &solver.ReplayError{Line: line, Err: err}
 		}
-		a := Answer{Result: Result{Status: StatusWin, Line: line, End: EndFive, Shortest: true}, Mode: ModeVCF}
-		rep := BestReport{Kind: KindWin, Win: &a}
+		a := solver.Answer{Result: solver.Result{Status: solver.StatusWin, Line: line, End: proof.EndFive, Shortest: true}, Mode: solver.ModeVCF}
+		rep := Report{Kind: KindWin, Win: &a}
 		rep.Moves = []MoveStat{{Move: p, Value: 1, Proven: 1, PV: line}}
 		rep.Elapsed = time.Since(start)
 		return rep, nil
 	}
-	a, err := s.Solve(ctx, Problem{Board: b, ToMove: c, Attacker: c}, ModeVCT, check(bestWinShare), nil)
+	a, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: c}, solver.ModeVCT, check(bestWinShare), nil)
 	if err != nil {
-		return BestReport{}, err
+		return Report{}, err
 	}
-	if a.Status == StatusWin {
-		rep := BestReport{Kind: KindWin, Win: &a}
+	if a.Status == solver.StatusWin {
+		rep := Report{Kind: KindWin, Win: &a}
 		rep.Moves = []MoveStat{{Move: a.Line[0], Value: 1, Proven: 1, PV: a.Line}}
 		rep.Nodes, rep.Elapsed = a.Nodes, time.Since(start)
 		return rep, nil
 	}
-	threat, err := s.Solve(ctx, Problem{Board: b, ToMove: c, Attacker: o, DefenderPasses: true}, ModeVCT,
+	threat, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: o, DefenderPasses: true}, solver.ModeVCT,
 		check(bestThreatShare), nil)
 	if err != nil {
-		return BestReport{}, err
+		return Report{}, err
 	}
 	rest := lim
-	if threat.Status != StatusWin {
+	if threat.Status != solver.StatusWin {
 		if lim.Time > 0 {
 			rest.Time = max(lim.Time-time.Since(start), time.Millisecond)
 		}
 		sr, err := searcher.Search(ctx, b, c, rest, multipv, nil, progress)
 		if err != nil {
-			return BestReport{}, err
+			return Report{}, err
 		}
 		st := sr.Elapsed
 		sr.Elapsed = time.Since(start)
-		return BestReport{Kind: KindSearch, SearchReport: sr, SearchTime: st}, nil
+		return Report{Kind: KindSearch, SearchReport: sr, SearchTime: st}, nil
 	}
-	proven, unproven, checked, err := s.defences(ctx, b, c, lim, start)
+	proven, unproven, checked, err := defences(ctx, s, b, c, lim, start)
 	if err != nil {
-		return BestReport{}, err
+		return Report{}, err
 	}
-	rep := BestReport{Kind: KindDefend, Win: &threat, Checked: checked, Refutations: len(proven),
+	rep := Report{Kind: KindDefend, Win: &threat, Checked: checked, Refutations: len(proven),
 		Unproven: unproven}
 	if lim.Time > 0 {
 		rest.Time = max(lim.Time-time.Since(start), time.Millisecond)
@@ -153,7 +155,7 @@ func (s *Solver) Best(ctx context.Context, b *engine.Board, c engine.Color, sear
 	}
 	sr, err := searcher.Search(ctx, b, c, rest, k, defences, progress)
 	if err != nil {
-		return BestReport{}, err
+		return Report{}, err
 	}
 	rep.SearchTime, sr.Elapsed = sr.Elapsed, time.Since(start)
 	rep.SearchReport = sr
@@ -168,7 +170,7 @@ func (s *Solver) Best(ctx context.Context, b *engine.Board, c engine.Color, sear
 // drops most losing moves (wins are found fast), then one that gives the
 // unresolved moves the rest. It returns the proven and the unproven
 // defences and the number of moves checked.
-func (s *Solver) defences(ctx context.Context, b *engine.Board, c engine.Color, lim Limits, start time.Time) (
+func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, lim solver.Limits, start time.Time) (
 	proven, unproven []engine.Point, checked int, err error) {
 	o := c.Opponent()
 	cands := candidates(b, c, nil, make([]bool, engine.NumCells))
@@ -191,13 +193,13 @@ func (s *Solver) defences(ctx context.Context, b *engine.Board, c engine.Color, 
 	}
 	bb := b.Clone()
 	// check returns the opponent's status after c plays p.
-	check := func(p engine.Point, per Limits) (Status, error) {
+	check := func(p engine.Point, per solver.Limits) (solver.Status, error) {
 		bb.Play(p, c)
 		defer bb.Undo()
 		if bb.LastMoveWon() {
-			return StatusNoWin, nil
+			return solver.StatusNoWin, nil
 		}
-		a, err := s.Solve(ctx, Problem{Board: bb, ToMove: o, Attacker: o}, ModeVCT, per, nil)
+		a, err := s.Solve(ctx, solver.Problem{Board: bb, ToMove: o, Attacker: o}, solver.ModeVCT, per, nil)
 		if err != nil {
 			return 0, fmt.Errorf("checking the defence %v: %w", p, err)
 		}
@@ -205,7 +207,7 @@ func (s *Solver) defences(ctx context.Context, b *engine.Board, c engine.Color, 
 	}
 	open := cands
 	for pass := 0; pass < 2 && len(open) > 0; pass++ {
-		per := Limits{Nodes: bestCheckNodes / 20}
+		per := solver.Limits{Nodes: bestCheckNodes / 20}
 		if pass == 1 {
 			per.Nodes = bestCheckNodes / 2
 		}
@@ -214,7 +216,7 @@ func (s *Solver) defences(ctx context.Context, b *engine.Board, c engine.Color, 
 			if pass == 0 {
 				left /= 3
 			}
-			per = Limits{Time: max(left/time.Duration(len(open)), 2*time.Millisecond)}
+			per = solver.Limits{Time: max(left/time.Duration(len(open)), 2*time.Millisecond)}
 		}
 		var next []engine.Point
 		for i, p := range open {
@@ -230,9 +232,9 @@ func (s *Solver) defences(ctx context.Context, b *engine.Board, c engine.Color, 
 				return nil, nil, checked, err
 			}
 			switch st {
-			case StatusNoWin:
+			case solver.StatusNoWin:
 				proven = append(proven, p)
-			case StatusUnknown:
+			case solver.StatusUnknown:
 				next = append(next, p)
 			}
 		}

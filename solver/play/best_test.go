@@ -1,4 +1,4 @@
-package solver
+package play
 
 import (
 	"context"
@@ -6,18 +6,21 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver"
+	"gomoku/solver/internal/cases"
+	"gomoku/solver/proof"
 )
 
 // searchers returns one searcher of each kind, fresh.
-func searchers() map[string]MoveSearcher {
-	return map[string]MoveSearcher{"mcts": NewMCTS(2), "ab": NewAlphaBeta(16)}
+func searchers() map[string]Searcher {
+	return map[string]Searcher{"mcts": NewMCTS(2), "ab": NewAlphaBeta(16)}
 }
 
 // bestOf runs Best on a move list's position and returns the report.
-func bestOf(t *testing.T, s MoveSearcher, r engine.Rule, moves string, d time.Duration) (*engine.Board, BestReport) {
+func bestOf(t *testing.T, s Searcher, r engine.Rule, moves string, d time.Duration) (*engine.Board, Report) {
 	t.Helper()
 	b := movesBoard(t, r, moves)
-	rep, err := NewSolver(64).Best(context.Background(), b, toMove(b), s, Limits{Time: d}, 3, nil)
+	rep, err := Best(context.Background(), solver.NewSolver(64), b, toMove(b), s, solver.Limits{Time: d}, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +43,7 @@ func TestBestTakesFive(t *testing.T) {
 }
 
 func TestBestFindsVCF(t *testing.T) {
-	ps := quintetVCF(t)
+	ps := cases.Quintet(t, "vcf")
 	wins := 0
 	for name, s := range searchers() {
 		for _, p := range ps {
@@ -51,7 +54,7 @@ func TestBestFindsVCF(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := NewSolver(64).Best(context.Background(), b, p.ToMove, s, Limits{Time: 2 * time.Second}, 1, nil)
+			rep, err := Best(context.Background(), solver.NewSolver(64), b, p.ToMove, s, solver.Limits{Time: 2 * time.Second}, 1, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,8 +62,8 @@ func TestBestFindsVCF(t *testing.T) {
 				t.Errorf("%s %s: kind %s, want win", name, p.Label(), rep.Kind)
 				continue
 			}
-			if rep.Win.Mode == ModeVCF {
-				if _, err := Verify(Problem{Board: b, ToMove: p.ToMove, Attacker: p.ToMove}, rep.Win.Line); err != nil {
+			if rep.Win.Mode == solver.ModeVCF {
+				if _, err := proof.VerifyLine(b, p.ToMove, rep.Win.Line); err != nil {
 					t.Errorf("%s %s: line %v: %v", name, p.Label(), rep.Win.Line, err)
 				}
 			}
@@ -84,7 +87,7 @@ func TestBestBlocksFour(t *testing.T) {
 		}
 		// the searchers alone block too
 		b := movesBoard(t, engine.Freestyle, "h8 g8 i8 h9 j8 i9 k8")
-		sr, err := s.Search(context.Background(), b, engine.White, Limits{Time: 100 * time.Millisecond}, 1, nil, nil)
+		sr, err := s.Search(context.Background(), b, engine.White, solver.Limits{Time: 100 * time.Millisecond}, 1, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,12 +108,12 @@ func TestBestDefendsOpenThree(t *testing.T) {
 			}
 			m := rep.Moves[0].Move
 			b.Play(m, engine.White)
-			a, err := NewSolver(64).Solve(context.Background(), Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black},
-				ModeVCT, Limits{Time: 5 * time.Second}, nil)
+			a, err := solver.NewSolver(64).Solve(context.Background(), solver.Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black},
+				solver.ModeVCT, solver.Limits{Time: 5 * time.Second}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.Status != StatusNoWin {
+			if a.Status != solver.StatusNoWin {
 				t.Errorf("%s %v: after %v black's VCT is %v, want no-win", name, r, m, a.Status)
 			}
 		}

@@ -1,4 +1,4 @@
-package solver
+package play
 
 import (
 	"gomoku/engine"

@@ -1,4 +1,4 @@
-package solver
+package play
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver"
 )
 
 // MCTSParams are the tunable constants of MCTS. The progressive strategies
@@ -52,11 +53,11 @@ func DefaultMCTSParams() MCTSParams {
 }
 
 // MCTS is Monte-Carlo tree search for the best move of the side to move,
-// with MCTS-Solver backups (Winands, Björnsson & Saito 2008): a node whose
+// with MCTS-solver.Solver backups (Winands, Björnsson & Saito 2008): a node whose
 // side to move has a winning child is a proven win, one whose children are
 // all proven losses a proven loss. "All" means all candidate moves (empty
 // cells within two of a stone), so these proofs are heuristic: they steer
-// the search and are never reported as wins (Solver's proofs are).
+// the search and are never reported as wins (solver.Solver's proofs are).
 //
 // Leaves are scored by rollouts (see rollout). New nodes first run a
 // bounded VCF search for their side to move. Search runs Threads goroutines
@@ -146,17 +147,17 @@ const mctsMaxNodeBytes = 160
 // playouts, MemoryMiB as tree size; at least one limit or a cancellable ctx
 // is needed) and reports the multipv best moves by visits. rootMoves, when
 // not empty, restricts the moves searched at the root. Errors: ErrNoMoves;
-// ErrGameOver when the board already holds a five.
-func (m *MCTS) Search(ctx context.Context, b *engine.Board, c engine.Color, lim Limits, multipv int,
-	rootMoves []engine.Point, progress ProgressFunc) (SearchReport, error) {
+// solver.ErrGameOver when the board already holds a five.
+func (m *MCTS) Search(ctx context.Context, b *engine.Board, c engine.Color, lim solver.Limits, multipv int,
+	rootMoves []engine.Point, progress solver.ProgressFunc) (SearchReport, error) {
 	start := time.Now()
 	if b.LastMoveWon() {
-		return SearchReport{}, ErrGameOver
+		return SearchReport{}, solver.ErrGameOver
 	}
 	m.reroot(b, c, rootMoves)
 	root := m.root
 	reused := int64(root.n)
-	maxNodes := int64(DefaultMemoryMiB) << 20 / mctsMaxNodeBytes
+	maxNodes := int64(solver.DefaultMemoryMiB) << 20 / mctsMaxNodeBytes
 	if lim.MemoryMiB > 0 {
 		maxNodes = int64(lim.MemoryMiB) << 20 / mctsMaxNodeBytes
 	}
@@ -190,7 +191,7 @@ func (m *MCTS) Search(ctx context.Context, b *engine.Board, c engine.Color, lim 
 						return
 					}
 					if t == 0 && progress != nil && i&1023 == 0 {
-						progress(Progress{Nodes: playouts.Load(), Elapsed: time.Since(start)})
+						progress(solver.Progress{Nodes: playouts.Load(), Elapsed: time.Since(start)})
 					}
 				}
 				if lim.Nodes > 0 && playouts.Load() >= lim.Nodes {
@@ -304,7 +305,7 @@ type mctsWorker struct {
 	m     *MCTS
 	b     *engine.Board
 	rng   *rand.Rand
-	vcf   *vcfProbe
+	vcf   *solver.VCFProbe
 	path  []*mnode
 	cands []engine.Point
 	seen  []bool
@@ -314,7 +315,7 @@ type mctsWorker struct {
 
 func newMCTSWorker(m *MCTS, b *engine.Board, seed uint64) *mctsWorker {
 	return &mctsWorker{m: m, b: b.Clone(), rng: rand.New(rand.NewPCG(seed+1, 0x9e3779b97f4a7c15)),
-		vcf: newVCFProbe(4), seen: make([]bool, engine.NumCells)}
+		vcf: solver.NewVCFProbe(4), seen: make([]bool, engine.NumCells)}
 }
 
 // playout runs one selection-expansion-rollout-backup cycle. It returns
@@ -389,7 +390,7 @@ func provenValue(mover engine.Color, proven int8) float64 {
 	return v
 }
 
-// updateProven applies the MCTS-Solver rules to n from its children: the
+// updateProven applies the MCTS-solver.Solver rules to n from its children: the
 // side to move at n (n's opponent of mover) wins if a child wins for it, and
 // loses if every child loses.
 func updateProven(n *mnode) {
@@ -492,7 +493,7 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 		}
 	default:
 		if len(rootMoves) == 0 && w.m.Params.VCFNodes > 0 {
-			if p, ok := w.vcf.win(b, s, w.m.Params.VCFNodes); ok {
+			if p, ok := w.vcf.Win(b, s, w.m.Params.VCFNodes); ok {
 				moves = []engine.Point{p}
 				break
 			}
@@ -673,27 +674,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// vcfProbe runs small VCF searches for MCTS and alpha-beta, with its own
-// table, budget and run, reused from one probe to the next.
-type vcfProbe struct {
-	tt  *failTable
-	bu  budget
-	run vcfRun
-}
-
-func newVCFProbe(mib int) *vcfProbe { return &vcfProbe{tt: newFailTable(mib)} }
-
-// win reports whether att, to move on b, has a VCF found within maxNodes
-// nodes, and its first move. b is restored.
-func (v *vcfProbe) win(b *engine.Board, att engine.Color, maxNodes int64) (engine.Point, bool) {
-	v.bu = budget{ctx: context.Background(), start: time.Now(), maxNodes: maxNodes}
-	r := &v.run
-	r.reset(b, att, v.tt, &v.bu)
-	line, _, ok := r.find(maxVCFDepth)
-	if !ok || len(line) == 0 {
-		return engine.NoPoint, false
-	}
-	return line[0], true
 }

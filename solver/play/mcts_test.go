@@ -1,4 +1,4 @@
-package solver
+package play
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/solver"
 )
 
 // midgame is the first 16 moves of a renju game between Rapfi and mintaka
@@ -50,7 +51,7 @@ func BenchmarkMCTSPlayouts(b *testing.B) {
 			bd := movesBoard(b, r, midgame)
 			m := NewMCTS(1)
 			b.ResetTimer()
-			rep, err := m.Search(context.Background(), bd, toMove(bd), Limits{Nodes: int64(b.N)}, 1, nil, nil)
+			rep, err := m.Search(context.Background(), bd, toMove(bd), solver.Limits{Nodes: int64(b.N)}, 1, nil, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -62,7 +63,7 @@ func BenchmarkMCTSPlayouts(b *testing.B) {
 func TestMCTSSmoke(t *testing.T) {
 	bd := movesBoard(t, engine.Renju, midgame)
 	m := NewMCTS(2)
-	rep, err := m.Search(context.Background(), bd, toMove(bd), Limits{Time: time.Second}, 5, nil, nil)
+	rep, err := m.Search(context.Background(), bd, toMove(bd), solver.Limits{Time: time.Second}, 5, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func BenchmarkAlphaBetaNodes(b *testing.B) {
 	var nodes int64
 	for b.Loop() {
 		a := NewAlphaBeta(16)
-		rep, err := a.Search(context.Background(), bd, toMove(bd), Limits{Depth: 4}, 1, nil, nil)
+		rep, err := a.Search(context.Background(), bd, toMove(bd), solver.Limits{Depth: 4}, 1, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -91,7 +92,7 @@ func BenchmarkAlphaBetaNodes(b *testing.B) {
 func TestAlphaBetaSmoke(t *testing.T) {
 	bd := movesBoard(t, engine.Renju, midgame)
 	a := NewAlphaBeta(16)
-	rep, err := a.Search(context.Background(), bd, toMove(bd), Limits{Time: time.Second}, 3, nil, nil)
+	rep, err := a.Search(context.Background(), bd, toMove(bd), solver.Limits{Time: time.Second}, 3, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestAlphaBetaSmoke(t *testing.T) {
 func TestMCTSThreads(t *testing.T) {
 	bd := movesBoard(t, engine.Freestyle, midgame)
 	m := NewMCTS(3)
-	rep, err := m.Search(context.Background(), bd, toMove(bd), Limits{Nodes: 3000}, 4, nil, nil)
+	rep, err := m.Search(context.Background(), bd, toMove(bd), solver.Limits{Nodes: 3000}, 4, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestMCTSThreads(t *testing.T) {
 	}
 	bd.Play(best.PV[0], toMove(bd))
 	bd.Play(best.PV[1], toMove(bd))
-	rep2, err := m.Search(context.Background(), bd, toMove(bd), Limits{Nodes: 1000}, 1, nil, nil)
+	rep2, err := m.Search(context.Background(), bd, toMove(bd), solver.Limits{Nodes: 1000}, 1, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package solver
+package proof
 
 import (
 	"context"
@@ -12,15 +12,15 @@ import (
 	"gomoku/engine"
 )
 
-// ProofError is the first flaw VerifyProof finds: where in the tree (the
+// Error is the first flaw Verify finds: where in the tree (the
 // moves from the root) and what is wrong.
-type ProofError struct {
+type Error struct {
 	Path []engine.Point
 	Msg  string
 }
 
 // Error returns "proof: after m1 m2 ...: message", the moves from the root.
-func (e *ProofError) Error() string {
+func (e *Error) Error() string {
 	if len(e.Path) == 0 {
 		return "proof: " + e.Msg
 	}
@@ -31,8 +31,8 @@ func (e *ProofError) Error() string {
 	return s + ": " + e.Msg
 }
 
-// VerifyProof re-walks a proof tree on a fresh board and returns its size
-// (attacker moves plus defences), or the first flaw as a *ProofError. It
+// Verify re-walks a proof tree on a fresh board and returns its size
+// (attacker moves plus defences), or the first flaw as a *Error. It
 // shares only the rules engine with the search: the VCF checks it makes are
 // its own plain depth-first search, without the search's tables or move
 // ordering. It remembers, per position (Zobrist key and stone count), where
@@ -65,29 +65,29 @@ func (e *ProofError) Error() string {
 // On more than one core (GOMAXPROCS) the subtrees below the top of a large
 // tree are checked side by side, each on its own board; the flaw reported
 // is still the first in depth-first order.
-func VerifyProof(p *Proof) (int, error) {
-	return VerifyProofContext(context.Background(), p)
+func Verify(p *Tree) (int, error) {
+	return VerifyContext(context.Background(), p)
 }
 
-// VerifyProofContext is VerifyProof that stops when ctx is done, returning
-// ctx's error (not a *ProofError: the proof is neither accepted nor
+// VerifyContext is Verify that stops when ctx is done, returning
+// ctx's error (not a *Error: the proof is neither accepted nor
 // refuted). A proof of thousands of moves can take seconds to check.
-func VerifyProofContext(ctx context.Context, p *Proof) (int, error) {
+func VerifyContext(ctx context.Context, p *Tree) (int, error) {
 	if p == nil || p.Root == nil {
-		return 0, &ProofError{Msg: "empty proof"}
+		return 0, &Error{Msg: "empty proof"}
 	}
 	b, err := p.Board()
 	if err != nil {
-		return 0, &ProofError{Msg: "position: " + err.Error()}
+		return 0, &Error{Msg: "position: " + err.Error()}
 	}
 	if p.Attacker != engine.Black && p.Attacker != engine.White {
-		return 0, &ProofError{Msg: "no attacker"}
+		return 0, &Error{Msg: "no attacker"}
 	}
 	if p.ToMove != p.Attacker && !p.DefenderPasses {
-		return 0, &ProofError{Msg: "the defender is to move and may not pass"}
+		return 0, &Error{Msg: "the defender is to move and may not pass"}
 	}
 	if b.HasFive(p.Attacker.Opponent()) {
-		return 0, &ProofError{Msg: "the defender already has a five"}
+		return 0, &Error{Msg: "the defender already has a five"}
 	}
 	limit := p.Limit
 	if limit <= 0 {
@@ -96,7 +96,7 @@ func VerifyProofContext(ctx context.Context, p *Proof) (int, error) {
 	v := &proofChecker{ctx: ctx, b: b, att: p.Attacker, def: p.Attacker.Opponent(), threat: max(1, p.ThreatLimit)}
 	workers := runtime.GOMAXPROCS(0)
 	if workers > 1 {
-		v.sizes = map[*ProofNode]int{}
+		v.sizes = map[*Node]int{}
 		if n := attackerNodes(p.Root, v.sizes); n >= minParallelProof {
 			v.split = n / (tasksPerWorker * workers)
 		}
@@ -112,7 +112,7 @@ func VerifyProofContext(ctx context.Context, p *Proof) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return p.TreeSize(), nil
+	return p.Len(), nil
 }
 
 // minParallelProof is the fewest attacker moves of a proof checked on more
@@ -133,7 +133,7 @@ type proofChecker struct {
 	// With split > 0, a defence's answer of at most split attacker moves
 	// (sizes) is not checked but appended to tasks, for checkTasks.
 	split int
-	sizes map[*ProofNode]int
+	sizes map[*Node]int
 	tasks []proofTask
 	// noVCF memoizes the verifier's failed VCF searches: per position
 	// (attacker to move), the largest k for which it has no VCF of at most
@@ -172,13 +172,13 @@ func (v *proofChecker) key(k int) posKey {
 // attacker moves left there.
 type proofTask struct {
 	path []engine.Point
-	node *ProofNode
+	node *Node
 	d    int
 }
 
 // attackerNodes returns the number of attacker moves in the tree below n,
 // n included, and records it per node in sizes.
-func attackerNodes(n *ProofNode, sizes map[*ProofNode]int) int {
+func attackerNodes(n *Node, sizes map[*Node]int) int {
 	if n == nil {
 		return 0
 	}
@@ -193,7 +193,7 @@ func attackerNodes(n *ProofNode, sizes map[*ProofNode]int) int {
 // checkTasks checks top's tasks on workers goroutines, each with its own
 // board and checker, and returns the error of the first task in order that
 // has one (tasks after a flawed one are skipped), or nil.
-func checkTasks(ctx context.Context, p *Proof, top *proofChecker, workers int) error {
+func checkTasks(ctx context.Context, p *Tree, top *proofChecker, workers int) error {
 	tasks := top.tasks
 	errs := make([]error, len(tasks))
 	var next atomic.Int64
@@ -203,7 +203,7 @@ func checkTasks(ctx context.Context, p *Proof, top *proofChecker, workers int) e
 	for range min(workers, len(tasks)) {
 		b, err := p.Board()
 		if err != nil {
-			return &ProofError{Msg: "position: " + err.Error()}
+			return &Error{Msg: "position: " + err.Error()}
 		}
 		v := &proofChecker{ctx: ctx, b: b, att: top.att, def: top.def, threat: top.threat}
 		wg.Go(func() {
@@ -242,13 +242,13 @@ func checkTasks(ctx context.Context, p *Proof, top *proofChecker, workers int) e
 	return nil
 }
 
-func (v *proofChecker) attacker(n *ProofNode, d int, path []engine.Point) error {
+func (v *proofChecker) attacker(n *Node, d int, path []engine.Point) error {
 	if v.visits++; v.visits&15 == 0 && v.ctx.Err() != nil {
 		return v.ctx.Err()
 	}
 	b := v.b
 	fail := func(format string, args ...any) error {
-		return &ProofError{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}
+		return &Error{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}
 	}
 	if n == nil {
 		return fail("missing attacker move")
@@ -267,7 +267,7 @@ func (v *proofChecker) attacker(n *ProofNode, d int, path []engine.Point) error 
 	b.Play(m, v.att)
 	defer b.Undo()
 	fail = func(format string, args ...any) error {
-		return &ProofError{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}
+		return &Error{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}
 	}
 	terminal := func() error {
 		if len(n.Defences) > 0 {

@@ -1,4 +1,4 @@
-package solver
+package proof
 
 import (
 	"errors"
@@ -7,25 +7,8 @@ import (
 	"gomoku/engine"
 )
 
-// ReplayError is returned by Search when a line it found fails Verify: an
-// internal error, never a result.
-type ReplayError struct {
-	Line []engine.Point
-	Err  error
-}
-
-// Error names the line and the flaw found in it.
-func (e *ReplayError) Error() string {
-	return fmt.Sprintf("%v: %v: %v", ErrReplay, e.Line, e.Err)
-}
-
-// Unwrap lets errors.Is match ErrReplay.
-func (e *ReplayError) Unwrap() []error { return []error{ErrReplay, e.Err} }
-
-var errOverLimit = errors.New("line longer than the depth limit")
-
-// Verify replays a VCF line on a fresh copy of the problem's board and
-// returns how it ends. It checks, move by move, independently of the search:
+// VerifyLine replays a VCF line of attacker on a fresh copy of board b (the
+// attacker moves first) and returns how it ends. It checks, move by move, independently of the search:
 //   - every attacker move is on an empty cell, legal (not forbidden to black
 //     under renju), and is a five or a four;
 //   - before each attacker four, the defender has no five-point unless the
@@ -37,13 +20,18 @@ var errOverLimit = errors.New("line longer than the depth limit")
 //     black defender. Fives are checked by walking the lines through the
 //     move (engine.Board.FiveThrough), not with the pattern tables.
 //
-// The error describes the first flaw, with the move's index and point.
-func Verify(pr Problem, line []engine.Point) (LineEnd, error) {
-	att, def, err := pr.check()
-	if err != nil {
-		return EndNone, err
+// The error describes the first flaw, with the move's index and point; it
+// is ErrNoAttacker when attacker is not black or white, and ErrDefenderFive
+// when the defender already has a five on b.
+func VerifyLine(b *engine.Board, attacker engine.Color, line []engine.Point) (End, error) {
+	if attacker != engine.Black && attacker != engine.White {
+		return EndNone, ErrNoAttacker
 	}
-	b := pr.Board.Clone()
+	att, def := attacker, attacker.Opponent()
+	if b.HasFive(def) {
+		return EndNone, ErrDefenderFive
+	}
+	b = b.Clone()
 	if len(line) == 0 {
 		return EndNone, errors.New("empty line")
 	}

@@ -1,50 +1,38 @@
-package main
+// Package gomocup speaks the Gomocup/Piskvork brain protocol
+// (https://plastovicka.github.io/protocl2en.htm) with Yixin-Board's
+// extensions, on the brain's side: it reads the manager's commands, keeps
+// the game, keeps time, and answers. It knows no search: it asks an Engine,
+// the small interface it defines (after CounterGo's UCI package), and
+// cmd/gomoku wires the best-move analysis (package play) into it.
+//
+// What is implemented, and where:
+//   - brain.go: Brain, the command loop: START, RECTSTART (square boards),
+//     RESTART, BEGIN, TURN, BOARD ... DONE, TAKEBACK, INFO, END, ABOUT, and
+//     YXSHOWFORBID, YXNBEST, YXBOARD; the turn's time and the rule that an
+//     answer is never late.
+//   - engine.go: Engine, Request, Reply and Settings, what the loop needs
+//     of a search.
+package gomocup
 
 import (
 	"bufio"
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"gomoku/engine"
-	"gomoku/solver"
 )
 
-func pbrainCommand(stdin io.Reader) *cli.Command {
-	return &cli.Command{
-		Name:  "pbrain",
-		Usage: "play over the Gomocup (Piskvork) protocol on standard input and output",
-		Description: "Speaks the Gomocup/Piskvork brain protocol: START, RECTSTART (square boards only), RESTART, BEGIN, TURN,\n" +
-			"BOARD, TAKEBACK, INFO (timeout_turn, timeout_match, time_left, max_memory, rule, game_type, thread_num),\n" +
-			"END and ABOUT, and Yixin-Board's YXSHOWFORBID, YXNBEST and YXBOARD. Each move is chosen as `gomoku best`\n" +
-			"chooses it (a forced win, a defence, else the search) within the time the manager allows. Managers look\n" +
-			"for an executable named pbrain-*; see the README for installing it as pbrain-gomoku.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "mcts", Usage: "search: mcts or ab (alpha-beta)"},
-			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS goroutines (INFO thread_num overrides)"},
-			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
-		},
-		Action: func(c *cli.Context) error {
-			br := newBrain(c.App.Writer, c.String("engine"), c.Int("threads"), c.Duration("turn-time"))
-			if _, err := newSearcher(br.engineName, 1, 1); err != nil {
-				return err
-			}
-			return br.serve(c.Context, stdin)
-		},
-	}
-}
-
-// brain is the state of a pbrain session.
-type brain struct {
-	out        *bufio.Writer
-	engineName string
-	threads    int
+// Brain is the state of a protocol session: the game, the manager's
+// settings and the engine asked for moves. Serve runs it.
+type Brain struct {
+	out      *bufio.Writer
+	eng      Engine
+	opts     Options
+	settings Settings
 
 	size  int
 	rule  engine.Rule
@@ -57,16 +45,24 @@ type brain struct {
 	timeoutTurn  time.Duration // per move; 0: as fast as possible
 	timeoutMatch time.Duration // 0: no match limit
 	timeLeft     time.Duration
-	maxMemoryMiB int
-
-	slv      *solver.Solver
-	searcher solver.MoveSearcher
-	madeMiB  int
 
 	boardCmd string // BOARD or YXBOARD while reading a board, else ""
 	boardOwn []brainMove
 	// pending is closed when a search that outlived its turn ends.
 	pending chan struct{}
+}
+
+// Options are a Brain's fixed settings.
+type Options struct {
+	// TurnTime is the time per move until INFO timeout_turn says
+	// otherwise (0: as fast as possible).
+	TurnTime time.Duration
+	// About is the ABOUT answer's key="value" list, e.g.
+	// name="gomoku", version="1".
+	About string
+	// Settings are the memory and threads until INFO max_memory and
+	// thread_num say otherwise.
+	Settings Settings
 }
 
 // brainMove is a stone of the session: its point and whether it is the
@@ -85,19 +81,24 @@ const (
 	brainShare  = 0.75
 )
 
-func newBrain(w io.Writer, engineName string, threads int, turn time.Duration) *brain {
-	return &brain{out: bufio.NewWriter(w), engineName: engineName, threads: threads, timeoutTurn: turn,
-		rule: engine.Freestyle, maxMemoryMiB: solver.DefaultMemoryMiB}
+// NewBrain returns a brain that writes its answers to w and asks eng for
+// moves. eng.Configure is called with opts.Settings at once.
+func NewBrain(w io.Writer, eng Engine, opts Options) *Brain {
+	eng.Configure(opts.Settings)
+	return &Brain{out: bufio.NewWriter(w), eng: eng, opts: opts, settings: opts.Settings,
+		timeoutTurn: opts.TurnTime, rule: engine.Freestyle}
 }
 
 // say writes one line to the manager, at once.
-func (br *brain) say(format string, args ...any) {
+func (br *Brain) say(format string, args ...any) {
 	fmt.Fprintf(br.out, format+"\n", args...)
 	br.out.Flush()
 }
 
-// serve answers commands until END, the end of the input, or ctx's end.
-func (br *brain) serve(ctx context.Context, in io.Reader) error {
+// Serve answers the commands read from in until END, the end of the input,
+// or ctx's end (then it returns ctx's error). A malformed command is
+// answered with ERROR and an unknown one with UNKNOWN; the loop goes on.
+func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(in)
@@ -125,7 +126,7 @@ func (br *brain) serve(ctx context.Context, in io.Reader) error {
 }
 
 // command handles one line; it returns true on END.
-func (br *brain) command(ctx context.Context, line string) bool {
+func (br *Brain) command(ctx context.Context, line string) bool {
 	if line == "" {
 		return false
 	}
@@ -212,7 +213,7 @@ func (br *brain) command(ctx context.Context, line string) bool {
 	case "END":
 		return true
 	case "ABOUT":
-		br.say(`name="gomoku", version="%s", author="the gomoku authors", country="", www="", email=""`, version)
+		br.say("%s", br.opts.About)
 	case "YXSHOWFORBID":
 		if !br.ready() {
 			return false
@@ -243,7 +244,7 @@ func (br *brain) command(ctx context.Context, line string) bool {
 }
 
 // ready reports whether a game has started, and says ERROR if not.
-func (br *brain) ready() bool {
+func (br *Brain) ready() bool {
 	if br.b == nil {
 		br.say("ERROR no game: send START first")
 		return false
@@ -252,7 +253,7 @@ func (br *brain) ready() bool {
 }
 
 // start sets up an empty board of size n and answers OK.
-func (br *brain) start(n int) {
+func (br *Brain) start(n int) {
 	b, err := engine.NewBoard(n, br.rule)
 	if err != nil {
 		br.say("ERROR %v", err)
@@ -263,12 +264,12 @@ func (br *brain) start(n int) {
 }
 
 // point reads a protocol "x,y" (0-based, y from the top).
-func (br *brain) point(s string) (engine.Point, error) {
+func (br *Brain) point(s string) (engine.Point, error) {
 	return engine.ParsePoint(strings.TrimSpace(s), br.size)
 }
 
 // colour returns the brain's colour.
-func (br *brain) colour() engine.Color {
+func (br *Brain) colour() engine.Color {
 	if br.ownBlack {
 		return engine.Black
 	}
@@ -278,7 +279,7 @@ func (br *brain) colour() engine.Color {
 // rebuild makes the board from br.moves, the brain's stones black when
 // ownBlack. Stones are placed in the order given; a list in which the sides
 // do not alternate is still accepted (a BOARD may list stones in any order).
-func (br *brain) rebuild() error {
+func (br *Brain) rebuild() error {
 	b, err := engine.NewBoard(br.size, br.rule)
 	if err != nil {
 		return err
@@ -297,7 +298,7 @@ func (br *brain) rebuild() error {
 }
 
 // put adds a stone, own or the opponent's, and rebuilds the board.
-func (br *brain) put(p engine.Point, own bool) error {
+func (br *Brain) put(p engine.Point, own bool) error {
 	if !p.In(br.size) {
 		return engine.ErrOffBoard
 	}
@@ -316,7 +317,7 @@ func (br *brain) put(p engine.Point, own bool) error {
 }
 
 // takeback removes the stone at p.
-func (br *brain) takeback(p engine.Point) error {
+func (br *Brain) takeback(p engine.Point) error {
 	for i, m := range br.moves {
 		if m.p == p {
 			br.moves = append(br.moves[:i], br.moves[i+1:]...)
@@ -327,7 +328,7 @@ func (br *brain) takeback(p engine.Point) error {
 }
 
 // boardLine reads one line of a BOARD or YXBOARD block.
-func (br *brain) boardLine(ctx context.Context, line string) {
+func (br *Brain) boardLine(ctx context.Context, line string) {
 	if strings.EqualFold(line, "DONE") {
 		cmd := br.boardCmd
 		br.boardCmd = ""
@@ -376,7 +377,7 @@ func (br *brain) boardLine(ctx context.Context, line string) {
 }
 
 // info applies an INFO key value line.
-func (br *brain) info(arg string) {
+func (br *Brain) info(arg string) {
 	key, val, _ := strings.Cut(arg, " ")
 	val = strings.TrimSpace(val)
 	n, err := strconv.ParseInt(val, 10, 64)
@@ -395,7 +396,8 @@ func (br *brain) info(arg string) {
 		}
 	case "max_memory":
 		if err == nil && n > 0 {
-			br.maxMemoryMiB = max(16, int(n>>20)*3/4)
+			br.settings.MemoryMiB = max(16, int(n>>20)*3/4)
+			br.eng.Configure(br.settings)
 		}
 	case "rule":
 		if err == nil {
@@ -415,8 +417,8 @@ func (br *brain) info(arg string) {
 		}
 	case "thread_num":
 		if err == nil && n > 0 {
-			br.threads = int(n)
-			br.searcher = nil
+			br.settings.Threads = int(n)
+			br.eng.Configure(br.settings)
 		}
 	}
 	// game_type, folder, evaluate and unknown keys need nothing
@@ -424,7 +426,7 @@ func (br *brain) info(arg string) {
 
 // turnTime is the time this move may take: the turn limit, and a share of
 // the match time left when there is a match limit.
-func (br *brain) turnTime() time.Duration {
+func (br *Brain) turnTime() time.Duration {
 	t := br.timeoutTurn
 	if t <= 0 {
 		t = 200 * time.Millisecond // "as fast as possible"
@@ -436,24 +438,13 @@ func (br *brain) turnTime() time.Duration {
 	return t
 }
 
-// tools returns the solver and searcher, made at the memory INFO allows.
-func (br *brain) tools() (*solver.Solver, solver.MoveSearcher) {
-	if br.slv == nil || br.madeMiB != br.maxMemoryMiB {
-		br.slv, br.searcher, br.madeMiB = solver.NewSolver(max(8, br.maxMemoryMiB/2)), nil, br.maxMemoryMiB
-	}
-	if br.searcher == nil {
-		br.searcher, _ = newSearcher(br.engineName, br.threads, br.maxMemoryMiB/2)
-	}
-	return br.slv, br.searcher
-}
-
-// think runs Best for side me within the turn's time on a copy of the board
-// and returns its report. The search is cancelled at the turn limit minus
+// think asks the engine for side me's multipv best moves within the turn's
+// time, on a copy of the board, and returns its reply. The search is cancelled at the turn limit minus
 // brainSafety, and think returns by the turn limit minus brainSafety/2
 // whatever the search is doing: a search that has not ended by then goes
 // on in the background (its result unused, its report the zero one, ok
 // false), and the next think waits for it before it uses the tables again.
-func (br *brain) think(ctx context.Context, me engine.Color, multipv int) (solver.BestReport, bool) {
+func (br *Brain) think(ctx context.Context, me engine.Color, multipv int) (Reply, bool) {
 	if br.pending != nil {
 		<-br.pending
 		br.pending = nil
@@ -461,18 +452,16 @@ func (br *brain) think(ctx context.Context, me engine.Color, multipv int) (solve
 	turn := br.turnTime()
 	start := time.Now()
 	sctx, cancel := context.WithTimeout(ctx, max(turn-brainSafety, 10*time.Millisecond))
-	slv, searcher := br.tools()
-	lim := solver.Limits{Time: max(time.Duration(float64(turn)*brainShare)-brainSafety, 5*time.Millisecond),
-		MemoryMiB: br.maxMemoryMiB / 2}
-	b := br.b.Clone()
-	result := make(chan solver.BestReport, 1)
+	req := Request{Board: br.b.Clone(), ToMove: me, MultiPV: multipv,
+		Time: max(time.Duration(float64(turn)*brainShare)-brainSafety, 5*time.Millisecond)}
+	result := make(chan Reply, 1)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer cancel()
-		r, err := slv.Best(sctx, b, me, searcher, lim, multipv, nil)
+		r, err := br.eng.Think(sctx, req)
 		if err != nil {
-			r = solver.BestReport{}
+			r = Reply{}
 		}
 		result <- r
 	}()
@@ -484,20 +473,20 @@ func (br *brain) think(ctx context.Context, me engine.Color, multipv int) (solve
 		return r, len(r.Moves) > 0
 	case <-timer.C:
 		br.pending = done
-		return solver.BestReport{}, false
+		return Reply{}, false
 	}
 }
 
 // play chooses and plays the brain's move and sends it.
-func (br *brain) play(ctx context.Context) {
+func (br *Brain) play(ctx context.Context) {
 	me := br.colour()
 	rep, ok := br.think(ctx, me, 1)
 	p := engine.NoPoint
 	if ok {
-		p = rep.Moves[0].Move
+		p = rep.Moves[0].Point
 	}
 	if p == engine.NoPoint || !br.b.Legal(me, p) {
-		p = solver.QuickMove(br.b, me)
+		p = br.eng.Quick(br.b, me)
 	}
 	if p == engine.NoPoint {
 		br.say("ERROR no legal move")
@@ -513,14 +502,14 @@ func (br *brain) play(ctx context.Context) {
 // nbest reports the k best moves of the side to move (black when the
 // stones are even) as MESSAGE lines and the best as the answer, without
 // playing it (Yixin-Board's YXNBEST).
-func (br *brain) nbest(ctx context.Context, k int) {
+func (br *Brain) nbest(ctx context.Context, k int) {
 	toMove := engine.Black
 	if len(br.moves)%2 == 1 {
 		toMove = engine.White
 	}
 	rep, ok := br.think(ctx, toMove, k)
 	if !ok {
-		p := solver.QuickMove(br.b, toMove)
+		p := br.eng.Quick(br.b, toMove)
 		if p == engine.NoPoint {
 			br.say("ERROR no legal move")
 			return
@@ -536,8 +525,8 @@ func (br *brain) nbest(ctx context.Context, k int) {
 		for j, q := range m.PV {
 			pv[j] = q.Piskvork(br.size)
 		}
-		br.say("MESSAGE NBEST %d %s value %.3f visits %d depth %d pv %s", i+1, m.Move.Piskvork(br.size), m.Value,
+		br.say("MESSAGE NBEST %d %s value %.3f visits %d depth %d pv %s", i+1, m.Point.Piskvork(br.size), m.Value,
 			m.Visits, m.Depth, strings.Join(pv, " "))
 	}
-	br.say("%s", rep.Moves[0].Move.Piskvork(br.size))
+	br.say("%s", rep.Moves[0].Point.Piskvork(br.size))
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/cmd/internal/gomocup"
+	"gomoku/engine"
+	"gomoku/solver"
+	"gomoku/solver/play"
+)
+
+func pbrainCommand(stdin io.Reader) *cli.Command {
+	return &cli.Command{
+		Name:  "pbrain",
+		Usage: "play over the Gomocup (Piskvork) protocol on standard input and output",
+		Description: "Speaks the Gomocup/Piskvork brain protocol: START, RECTSTART (square boards only), RESTART, BEGIN, TURN,\n" +
+			"BOARD, TAKEBACK, INFO (timeout_turn, timeout_match, time_left, max_memory, rule, game_type, thread_num),\n" +
+			"END and ABOUT, and Yixin-Board's YXSHOWFORBID, YXNBEST and YXBOARD. Each move is chosen as `gomoku best`\n" +
+			"chooses it (a forced win, a defence, else the search) within the time the manager allows. Managers look\n" +
+			"for an executable named pbrain-*; see the README for installing it as pbrain-gomoku.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "mcts", Usage: "search: mcts or ab (alpha-beta)"},
+			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS goroutines (INFO thread_num overrides)"},
+			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
+		},
+		Action: func(c *cli.Context) error {
+			if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
+				return err
+			}
+			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: c.String("engine")}, gomocup.Options{
+				TurnTime: c.Duration("turn-time"),
+				About:    fmt.Sprintf(`name="gomoku", version="%s", author="the gomoku authors", country="", www="", email=""`, version),
+				Settings: gomocup.Settings{MemoryMiB: solver.DefaultMemoryMiB, Threads: c.Int("threads")},
+			})
+			return br.Serve(c.Context, stdin)
+		},
+	}
+}
+
+// brainEngine is the protocol's engine: play.Best, as `gomoku best` runs
+// it, with a solver and a searcher made at the memory and threads the
+// manager allows (half the memory each).
+type brainEngine struct {
+	name     string
+	settings gomocup.Settings
+	slv      *solver.Solver
+	searcher play.Searcher
+	madeMiB  int
+}
+
+// Configure notes the settings; the tables are rebuilt at the next Think
+// when the memory changed, the searcher when either changed.
+func (e *brainEngine) Configure(s gomocup.Settings) {
+	if s.Threads != e.settings.Threads {
+		e.searcher = nil
+	}
+	e.settings = s
+}
+
+// tools returns the solver and searcher, made at the memory the settings
+// allow.
+func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
+	mib := e.settings.MemoryMiB
+	if e.slv == nil || e.madeMiB != mib {
+		e.slv, e.searcher, e.madeMiB = solver.NewSolver(max(8, mib/2)), nil, mib
+	}
+	if e.searcher == nil {
+		e.searcher, _ = newSearcher(e.name, e.settings.Threads, mib/2)
+	}
+	return e.slv, e.searcher
+}
+
+// Think runs play.Best within req.Time.
+func (e *brainEngine) Think(ctx context.Context, req gomocup.Request) (gomocup.Reply, error) {
+	slv, searcher := e.tools()
+	lim := solver.Limits{Time: req.Time, MemoryMiB: e.settings.MemoryMiB / 2}
+	r, err := play.Best(ctx, slv, req.Board, req.ToMove, searcher, lim, req.MultiPV, nil)
+	if err != nil {
+		return gomocup.Reply{}, err
+	}
+	var rep gomocup.Reply
+	for _, m := range r.Moves {
+		rep.Moves = append(rep.Moves, gomocup.Move{Point: m.Move, Value: m.Value, Visits: m.Visits, Depth: m.Depth, PV: m.PV})
+	}
+	return rep, nil
+}
+
+// Quick is play.QuickMove.
+func (e *brainEngine) Quick(b *engine.Board, c engine.Color) engine.Point {
+	return play.QuickMove(b, c)
+}

@@ -1,0 +1,225 @@
+package gomocup
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gomoku/engine"
+)
+
+// fakeEngine answers with the first legal cells in reading order (Piskvork
+// 0,0 first, the top-left corner), after
+// delay, and records what it was asked and told.
+type fakeEngine struct {
+	mu       sync.Mutex
+	delay    time.Duration
+	asked    []Request
+	settings []Settings
+}
+
+func (f *fakeEngine) Think(ctx context.Context, req Request) (Reply, error) {
+	f.mu.Lock()
+	f.asked = append(f.asked, req)
+	delay := f.delay
+	f.mu.Unlock()
+	select {
+	case <-time.After(delay):
+	case <-ctx.Done():
+		if delay > 0 {
+			time.Sleep(delay) // a search that ignores cancellation for a while
+		}
+	}
+	var moves []Move
+	n := req.Board.Size()
+	for row := 0; row < n && len(moves) < req.MultiPV; row++ {
+		for x := 0; x < n && len(moves) < req.MultiPV; x++ {
+			if p := engine.PointAt(x, n-1-row); req.Board.Legal(req.ToMove, p) {
+				moves = append(moves, Move{Point: p, Value: 0.5, PV: []engine.Point{p}})
+			}
+		}
+	}
+	return Reply{Moves: moves}, nil
+}
+
+// Quick plays the last legal cell in reading order, so that a test can
+// tell its answer from Think's.
+func (f *fakeEngine) Quick(b *engine.Board, c engine.Color) engine.Point {
+	n := b.Size()
+	for row := n - 1; row >= 0; row-- {
+		for x := n - 1; x >= 0; x-- {
+			if p := engine.PointAt(x, n-1-row); b.Legal(c, p) {
+				return p
+			}
+		}
+	}
+	return engine.NoPoint
+}
+
+func (f *fakeEngine) Configure(s Settings) {
+	f.mu.Lock()
+	f.settings = append(f.settings, s)
+	f.mu.Unlock()
+}
+
+// session runs a Brain over pipes.
+type session struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan string
+	done  chan error
+}
+
+func newSession(t *testing.T, eng Engine, turn time.Duration) *session {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &session{t: t, in: inW, lines: make(chan string, 64), done: make(chan error, 1)}
+	br := NewBrain(outW, eng, Options{TurnTime: turn, About: `name="fake"`, Settings: Settings{MemoryMiB: 64, Threads: 1}})
+	go func() {
+		s.done <- br.Serve(context.Background(), inR)
+		outW.Close()
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+		close(s.lines)
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return s
+}
+
+// send sends lines that get no answer.
+func (s *session) send(lines ...string) {
+	s.t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// ask sends lines and returns the next answer and how long it took.
+func (s *session) ask(lines ...string) (string, time.Duration) {
+	s.t.Helper()
+	start := time.Now()
+	for _, l := range lines {
+		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	select {
+	case l, ok := <-s.lines:
+		if !ok {
+			s.t.Fatal("the brain closed its output")
+		}
+		return l, time.Since(start)
+	case <-time.After(5 * time.Second):
+		s.t.Fatalf("no answer to %q", lines)
+	}
+	return "", 0
+}
+
+func TestBrainCommands(t *testing.T) {
+	f := &fakeEngine{}
+	s := newSession(t, f, time.Second)
+	steps := []struct {
+		send []string
+		want string
+	}{
+		{[]string{"BEGIN"}, "ERROR no game"},
+		{[]string{"START 15"}, "OK"},
+		{[]string{"ABOUT"}, `name="fake"`},
+		{[]string{"BEGIN"}, "0,0"}, // the fake's first legal cell
+		{[]string{"TURN 1,0"}, "2,0"},
+		{[]string{"TAKEBACK 2,0"}, "OK"},
+		{[]string{"TAKEBACK 9,9"}, "ERROR TAKEBACK 9,9"},
+		{[]string{"TURN 1,0"}, "ERROR TURN 1,0"}, // occupied
+		{[]string{"TURN 99,0"}, "ERROR TURN 99,0"},
+		{[]string{"RESTART"}, "OK"},
+		{[]string{"BOARD", "7,7,2", "8,8,1", "7,8,2", "DONE"}, "0,0"},
+		{[]string{"BOARD", "7,7,2", "7,7,1", "DONE"}, "ERROR BOARD line"},
+		{nil, "0,0"}, // the board without the repeated line
+		{[]string{"YXBOARD", "7,7,1", "DONE", "YXNBEST 2"}, "MESSAGE NBEST 1 0,0"},
+		{nil, "MESSAGE NBEST 2 1,0"},
+		{nil, "0,0"},
+		{[]string{"FROB"}, "UNKNOWN"},
+		{[]string{"START 99"}, "ERROR unsupported board size"},
+		{[]string{"RECTSTART 15,20"}, "ERROR rectangular"},
+		{[]string{"RECTSTART 20,20"}, "OK"},
+		{[]string{"INFO rule 4", "YXSHOWFORBID"}, "FORBID ."},
+		{[]string{"START 15", "BOARD", "6,7,1", "8,7,1", "7,6,1", "7,8,1", "0,0,2", "0,2,2", "0,4,2", "0,6,2", "DONE"}, "OK"},
+		{nil, "1,0"},
+		{[]string{"YXSHOWFORBID"}, "FORBID 0707."},
+	}
+	for i, st := range steps {
+		var got string
+		if st.send == nil {
+			select {
+			case got = <-s.lines:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%d: no line", i)
+			}
+		} else {
+			got, _ = s.ask(st.send...)
+		}
+		if !strings.HasPrefix(got, st.want) {
+			t.Errorf("%d: %q: got %q, want %q...", i, st.send, got, st.want)
+		}
+	}
+	// INFO max_memory and thread_num reach the engine
+	s.send("INFO max_memory 268435456", "INFO thread_num 3")
+	s.ask("ABOUT")
+	f.mu.Lock()
+	last := f.settings[len(f.settings)-1]
+	f.mu.Unlock()
+	if last.MemoryMiB != 192 || last.Threads != 3 {
+		t.Errorf("settings %+v, want 192 MiB (three quarters) and 3 threads", last)
+	}
+	if _, err := io.WriteString(s.in, "END\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no exit after END")
+	}
+}
+
+// TestBrainNeverLate gives the engine a search that outlives the turn and
+// ignores cancellation for a while: the brain must still answer within
+// timeout_turn, with the engine's quick move, and wait for the late search
+// before asking again.
+func TestBrainNeverLate(t *testing.T) {
+	f := &fakeEngine{delay: 600 * time.Millisecond}
+	s := newSession(t, f, time.Second)
+	s.ask("START 15")
+	s.send("INFO timeout_turn 300")
+	got, took := s.ask("BEGIN")
+	if took > 300*time.Millisecond {
+		t.Errorf("answered after %v, limit 300ms", took)
+	}
+	if got != "14,14" {
+		t.Errorf("answer %q, want the quick move 14,14", got)
+	}
+	f.mu.Lock()
+	f.delay = 0
+	f.mu.Unlock()
+	got, _ = s.ask("TURN 7,7")
+	if got != "0,0" {
+		t.Errorf("answer %q after the late search, want 0,0", got)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.asked) != 2 || f.asked[0].Time >= 300*time.Millisecond || f.asked[0].ToMove != engine.Black {
+		t.Errorf("requests %+v", f.asked)
+	}
+}
