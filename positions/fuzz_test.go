@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gomoku/engine"
@@ -20,6 +21,13 @@ var seeds = []string{
 	`{"id":"x/1","rule":"renju","size":15,"black":["h8"],"white":["h9"],"to_move":"black","task":"vcf","expect":"win","line":["a1"]}` + "\n",
 	`{"puzzles": [{"mode": 0}, {"side": 2, "rule": 2, "size": 6, "mode": 32, "blackStones": "A10", "whiteStones": "F15"}]}`,
 	"a1 a2 b1 b2 c1 c2 d1 d2 e1 f1\n", "Piskvorky 99x99\n", `{"size":`, "\x00", "h8 h8", "x x\n. .",
+	// the shapes of issue 37's hostile-input review
+	"(;GM[4]SZ[15]" + strings.Repeat("(", 1000), "(;GM[4]SZ[15];B[hh]" + strings.Repeat("(;C[x]", 200) + strings.Repeat(")", 201),
+	"((((;B[hh]))))", "(;GM[4]SZ[15];B[hh];B[hi])", "(;W[hh])", "h8 z99\n", "h8 i9\rj10 k11\r",
+	`{"size":0,"black":[],"white":[]}` + "\n", `{"moves":"h8i9j10"}` + "\n", `{"black":[],"white":[],"limit":-5,"task":"x"}` + "\n",
+	"null\n{bad\n\x00\n" + `{"black":[],"white":[]}`, `{"puzzles":[null,{"side":1,"rule":2,"mode":32,"stones":"H8"}]}`,
+	"limit: -5\nthreat_limit: abc\n. . . . .\n. x x x .\n. . . . .\n. . o o .\n. . . . .\n",
+	"Piskvorky 15x15, 0\n8,8,0\n9,x,0\npbrain-a\n9,9,0\n",
 }
 
 // addSeeds adds the seeds and the repository's sample files to f's corpus.
@@ -28,6 +36,8 @@ func addSeeds(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Add(sampleLibrary().Bytes())
+	deep := append([]byte("\xffRenLib\xff\x03\x00"), bytes.Repeat([]byte{0xff}, 10)...)
+	f.Add(append(append(deep, bytes.Repeat([]byte{0, 0}, 2000)...), 0x78, libLeaf))
 	f.Add([]byte("(;GM[4]SZ[15];B[hh];W[ii](;B[jj])(;B[kk]))"))
 	files, _ := filepath.Glob(filepath.Join(datatest.Local(f), "quintet", "*.txt"))
 	files = append(files, filepath.Join(datatest.Local(f), "games", "sample.sgf"))

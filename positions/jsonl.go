@@ -15,15 +15,15 @@ type jsonRecord struct {
 	ID          string            `json:"id"`
 	Source      string            `json:"source"`
 	Rule        string            `json:"rule"`
-	Size        int               `json:"size"`
+	Size        *int              `json:"size"`
 	Black       []string          `json:"black"`
 	White       []string          `json:"white"`
 	Moves       string            `json:"moves"`
 	ToMove      string            `json:"to_move"`
 	Attacker    string            `json:"attacker"`
 	Task        string            `json:"task"`
-	Limit       int               `json:"limit"`
-	ThreatLimit int               `json:"threat_limit"`
+	Limit       *int              `json:"limit"`
+	ThreatLimit *int              `json:"threat_limit"`
 	Expect      json.RawMessage   `json:"expect"`
 	Line        []string          `json:"line"`
 	LineEnd     string            `json:"line_end"`
@@ -89,12 +89,15 @@ func jsonPosition(name, raw string, line, index int, opt Options, bs *boards) (*
 	if dec.More() {
 		return nil, bad(int(dec.InputOffset())+1, fmt.Errorf("%w: more than one JSON value on the line", ErrSyntax))
 	}
-	p := &Position{Source: name, Index: index, Line: line, ID: r.ID, Size: r.Size, Rule: opt.Rule}
-	if p.Size == 0 {
-		p.Size = engine.DefaultSize
+	if bytesTrim(raw) == "null" {
+		return nil, bad(1, fmt.Errorf("%w: a null record", ErrSyntax))
 	}
-	if p.Size < engine.MinSize || p.Size > engine.MaxSize {
-		return nil, bad(0, fmt.Errorf("size %d: %w", r.Size, ErrBadSize))
+	p := &Position{Source: name, Index: index, Line: line, ID: r.ID, Size: engine.DefaultSize, Rule: opt.Rule}
+	if r.Size != nil {
+		p.Size = *r.Size
+		if p.Size < engine.MinSize || p.Size > engine.MaxSize {
+			return nil, bad(at("size"), fmt.Errorf("size %d: %w", p.Size, ErrBadSize))
+		}
 	}
 	if r.Rule != "" {
 		rule, err := engine.ParseRule(r.Rule)
@@ -125,6 +128,16 @@ func jsonPosition(name, raw string, line, index int, opt Options, bs *boards) (*
 		if p.Moves, err = moveString(r.Moves, p.Size); err != nil {
 			return nil, bad(at(r.Moves), fmt.Errorf("moves: %w", err))
 		}
+		if r.Black == nil && r.White == nil {
+			// only the moves: they make the stones
+			for i, q := range p.Moves {
+				if i%2 == 0 {
+					p.Black = append(p.Black, q)
+				} else {
+					p.White = append(p.White, q)
+				}
+			}
+		}
 		if !sameStones(p) {
 			p.Moves = nil // the order does not produce these stones: keep the stones
 		}
@@ -146,10 +159,25 @@ func jsonPosition(name, raw string, line, index int, opt Options, bs *boards) (*
 			return nil, bad(at(r.Attacker), fmt.Errorf("attacker: %w", err))
 		}
 	}
-	if r.Task != "" {
-		pz := &Puzzle{Task: r.Task, Limit: r.Limit, ThreatLimit: r.ThreatLimit, LineEnd: r.LineEnd,
+	limits := [2]int{}
+	for i, l := range [2]*int{r.Limit, r.ThreatLimit} {
+		if l != nil && *l < 0 {
+			return nil, bad(at([2]string{"limit", "threat_limit"}[i]), fmt.Errorf("%w: %s %d (want 0 or more)", ErrBadValue,
+				[2]string{"limit", "threat_limit"}[i], *l))
+		}
+		if l != nil {
+			limits[i] = *l
+		}
+	}
+	switch r.Task {
+	case "", "vcf", "vct", "forbidden", "block":
+	default:
+		return nil, bad(at("task"), fmt.Errorf("%w: task %q (want vcf, vct, forbidden or block)", ErrBadValue, r.Task))
+	}
+	if r.Task != "" || r.Limit != nil || r.ThreatLimit != nil {
+		pz := &Puzzle{Task: r.Task, Limit: limits[0], ThreatLimit: limits[1], LineEnd: r.LineEnd,
 			Complete: r.Complete, Name: r.Name, Tags: r.Tags, Heavy: r.Heavy, Comment: r.Comment, Note: r.Note}
-		if len(r.Expect) > 0 {
+		if len(r.Expect) > 0 && string(r.Expect) != "null" {
 			var s string
 			var list []string
 			switch {
@@ -199,6 +227,9 @@ func jsonPosition(name, raw string, line, index int, opt Options, bs *boards) (*
 	return p, nil
 }
 
+// bytesTrim trims white space from a line.
+func bytesTrim(s string) string { return strings.TrimSpace(s) }
+
 // moveString reads concatenated renju points ("h8i9j10").
 func moveString(s string, size int) ([]engine.Point, error) {
 	var out []engine.Point
@@ -208,7 +239,7 @@ func moveString(s string, size int) ([]engine.Point, error) {
 			return nil, fmt.Errorf("%w: %q is not a move", ErrSyntax, clip(s[i:]))
 		}
 		if !q.In(size) {
-			return nil, fmt.Errorf("%q: %w", s[i:i+n], ErrOffBoard)
+			return nil, fmt.Errorf("%q: %w", pointText(s[i:], n), ErrOffBoard)
 		}
 		out = append(out, q)
 		i += n

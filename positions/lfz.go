@@ -88,6 +88,10 @@ func parseLFZ(name string, data []byte, opt Options) ([]*Position, []error) {
 		}
 		// the entry starts after the separator and white space
 		start := off + int64(len(data[off:])-len(bytes.TrimLeft(data[off:], ", \t\r\n")))
+		if string(raw) == "null" {
+			errs = append(errs, fail(start, index, fmt.Errorf("%w: a null puzzle", ErrSyntax)))
+			continue
+		}
 		var e lfzPuzzle
 		if err := json.Unmarshal(raw, &e); err != nil {
 			errs = append(errs, fail(start, index, fmt.Errorf("%w: %v", ErrSyntax, err)))

@@ -2,7 +2,6 @@ package positions
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -229,6 +228,9 @@ func Parse(name string, data []byte, f Format, opt Options) ([]*Position, []erro
 			return nil, []error{&ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat}}
 		}
 	}
+	if f != RenLib {
+		data = normalizeNewlines(data)
+	}
 	switch f {
 	case JSONL:
 		return parseJSONL(name, data, opt)
@@ -246,23 +248,42 @@ func Parse(name string, data []byte, f Format, opt Options) ([]*Position, []erro
 	return nil, []error{&ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat}}
 }
 
-// Detect guesses the format of data from its first meaningful line: a line
-// that is a whole JSON object starts JSONL, a "{" that opens a document with
-// a "puzzles" array is an LFZ file, "Piskvorky" starts a PSQ record, "(;"
-// an SGF file; RenLib's header a RenLib library; a text with any diagram
-// row or "board:" header is a Diagram file, else a MoveList. It returns
-// Auto for empty input, other binary data and other JSON.
+// normalizeNewlines turns CR LF and lone CR line ends into LF, so that
+// files written with old Mac line ends split into lines too. Columns are
+// unchanged: a line end is never inside a line.
+func normalizeNewlines(data []byte) []byte {
+	if bytes.IndexByte(data, '\r') < 0 {
+		return data
+	}
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	return bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
+}
+
+// Detect guesses the format of data from its first meaningful line: a "{"
+// that opens a document with a "puzzles" array is an LFZ file (also on one
+// line), a first line that starts with "{" JSONL (a line that does not
+// parse is then a bad record, not another format), "Piskvorky" starts a
+// PSQ record, "(" then ";" (after any more "(") an SGF file; RenLib's
+// header a RenLib library; a text with any diagram row or "board:" header
+// is a Diagram file, else a MoveList. It returns Auto for empty input and
+// for binary data (a NUL byte) that is not JSONL.
 func Detect(data []byte) Format {
 	if bytes.HasPrefix(data, renlibMagic) {
 		return RenLib
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = normalizeNewlines(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	if t := bytes.TrimLeft(data, " \t\n"); bytes.HasPrefix(t, []byte("(")) &&
+		bytes.HasPrefix(bytes.TrimLeft(t, "( \t\n"), []byte(";")) {
+		return SGF
+	}
+	if t := bytes.TrimLeft(data, " \t\n"); bytes.HasPrefix(t, []byte("{")) {
+		if isLFZ(data) {
+			return LFZ
+		}
+		return JSONL
+	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return Auto
-	}
-	if t := bytes.TrimLeft(data, " \t\r\n"); bytes.HasPrefix(t, []byte("(")) &&
-		bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t\r\n"), []byte(";")) {
-		return SGF
 	}
 	first := true
 	sawText := false
@@ -274,13 +295,7 @@ func Detect(data []byte) Format {
 		if first {
 			first = false
 			if strings.HasPrefix(line, "{") {
-				switch {
-				case json.Valid([]byte(line)):
-					return JSONL
-				case isLFZ(data):
-					return LFZ
-				}
-				return Auto
+				return JSONL // after comments
 			}
 			if strings.HasPrefix(strings.ToLower(line), "piskvorky") {
 				return PSQ

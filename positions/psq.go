@@ -11,8 +11,9 @@ import (
 // parsePSQ reads a Gomocup/Piskvork .psq game record: a first line
 // "Piskvorky WxH, ..." (W = H), then one "x,y,time" line per move, 1-based,
 // x from the left and y from the top, black first. The move lines end at the
-// first line of another shape (the engines' names and a final number follow
-// in files Piskvork writes). One record per file.
+// first line without a comma (the engines' names and a final number follow
+// in files Piskvork writes); a line with commas that is not a move, or a
+// move line after that end, is an error. One record per file.
 func parsePSQ(name string, data []byte, opt Options) ([]*Position, []error) {
 	lines := strings.Split(strings.TrimPrefix(string(data), "\xef\xbb\xbf"), "\n")
 	bad := func(line, col int, err error) []error {
@@ -44,19 +45,28 @@ func parsePSQ(name string, data []byte, opt Options) ([]*Position, []error) {
 	if err != nil {
 		return nil, bad(1, col, err)
 	}
+	ended := 0 // the line that ended the moves
 	for i := 1; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])
-		parts := strings.Split(line, ",")
-		if len(parts) != 3 {
-			break
-		}
-		x, e1 := strconv.Atoi(strings.TrimSpace(parts[0]))
-		y, e2 := strconv.Atoi(strings.TrimSpace(parts[1]))
-		_, e3 := strconv.Atoi(strings.TrimSpace(parts[2]))
-		if e1 != nil || e2 != nil || e3 != nil {
-			break
-		}
 		c := strings.Index(lines[i], line) + 1
+		if line == "" {
+			continue
+		}
+		parts := strings.Split(line, ",")
+		if ended > 0 || len(parts) == 1 {
+			if len(parts) == 3 && psqMove(parts) {
+				return nil, bad(i+1, c, fmt.Errorf("%w: a move after the end of the moves at line %d", ErrSyntax, ended))
+			}
+			if ended == 0 {
+				ended = i + 1
+			}
+			continue
+		}
+		if len(parts) != 3 || !psqMove(parts) {
+			return nil, bad(i+1, c, fmt.Errorf("%w: %q is not a move line (x,y,time)", ErrSyntax, clip(line)))
+		}
+		x, _ := strconv.Atoi(strings.TrimSpace(parts[0]))
+		y, _ := strconv.Atoi(strings.TrimSpace(parts[1]))
 		if x < 1 || y < 1 || x > w || y > w {
 			return nil, bad(i+1, c, fmt.Errorf("move %d (%d,%d on %dx%d): %w", len(p.Moves)+1, x, y, w, w, ErrOffBoard))
 		}
@@ -77,4 +87,14 @@ func parsePSQ(name string, data []byte, opt Options) ([]*Position, []error) {
 	}
 	p.ToMove = engine.Color(1 + len(p.Moves)%2)
 	return []*Position{p}, nil
+}
+
+// psqMove reports whether the three fields of a .psq line are integers.
+func psqMove(parts []string) bool {
+	for _, f := range parts {
+		if _, err := strconv.Atoi(strings.TrimSpace(f)); err != nil {
+			return false
+		}
+	}
+	return true
 }

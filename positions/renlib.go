@@ -48,6 +48,12 @@ const (
 	libKeep = libMark | libStart | 0x02 | 0x01
 )
 
+// MaxLibDepth is the deepest node ParseRenLib accepts, counted from the
+// top: four times the 225 points of the board, so that empty moves
+// between real ones still fit, while a chain of millions of empty moves is
+// refused (it would cost memory without end and says nothing).
+const MaxLibDepth = 4 * 225
+
 // ErrNotRenLib: data that does not start with the RenLib header.
 var ErrNotRenLib = errors.New("not a RenLib file (no RenLib header)")
 
@@ -127,6 +133,9 @@ func ParseRenLib(name string, data []byte) (*Library, error) {
 			}
 		}
 		line = line[:depth]
+		if depth >= MaxLibDepth {
+			return nil, fail(start, fmt.Errorf("%w: the tree is deeper than %d nodes", ErrSyntax, MaxLibDepth))
+		}
 		if n.Move != engine.NoPoint {
 			for _, q := range line {
 				if q == n.Move {
@@ -167,26 +176,41 @@ func (l *Library) Nodes() int {
 
 // Walk calls fn for every node in preorder with the line of moves from the
 // root to it (empty moves left out; the slice is reused, copy it to keep
-// it). fn returns false to skip the node's subtree.
+// it). fn returns false to skip the node's subtree. It keeps its own stack
+// rather than recursing, so a deep tree costs no Go stack.
 func (l *Library) Walk(fn func(line []engine.Point, n *LibNode) bool) {
 	if l.Root == nil {
 		return
 	}
+	type frame struct {
+		n    *LibNode
+		next int // the next child to visit
+		line int // len(line) before n's move
+	}
 	var line []engine.Point
-	var walk func(n *LibNode)
-	walk = func(n *LibNode) {
+	visit := func(n *LibNode, stack []frame) []frame {
 		k := len(line)
 		if n.Move != engine.NoPoint {
 			line = append(line, n.Move)
 		}
-		if fn(line, n) {
-			for _, c := range n.Children {
-				walk(c)
-			}
+		if !fn(line, n) {
+			line = line[:k]
+			return stack
 		}
-		line = line[:k]
+		return append(stack, frame{n: n, line: k})
 	}
-	walk(l.Root)
+	stack := visit(l.Root, nil)
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.next == len(f.n.Children) {
+			line = line[:f.line]
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		c := f.n.Children[f.next]
+		f.next++
+		stack = visit(c, stack)
+	}
 }
 
 // Bytes encodes the library as a RenLib version 3 file (the version read,

@@ -2,8 +2,10 @@ package positions
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gomoku/engine"
@@ -90,5 +92,34 @@ func TestRenLibWrite(t *testing.T) {
 		if _, err := ParseRenLib("x.lib", bad); err == nil {
 			t.Errorf("%x: no error", bad)
 		}
+	}
+}
+
+// TestRenLibDeepChain: a chain of 5,000,000 empty moves (10 MB) overflowed
+// the stack in Library.Walk and 1,000,000 took 500-930 MB (issue 37). It is
+// refused at MaxLibDepth; a chain just within it reads and walks.
+func TestRenLibDeepChain(t *testing.T) {
+	head := append([]byte("\xffRenLib\xff\x03\x00"), bytes.Repeat([]byte{0xff}, 10)...)
+	chain := func(n int) []byte {
+		data := append([]byte{}, head...)
+		data = append(data, bytes.Repeat([]byte{0, 0}, n)...)
+		return append(data, 0x78, libLeaf) // h8, a leaf: the tree ends
+	}
+	_, err := ParseRenLib("deep.lib", chain(5_000_000))
+	if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "deeper") {
+		t.Errorf("5,000,000 empty moves: %v", err)
+	}
+	lib, err := ParseRenLib("ok.lib", chain(MaxLibDepth-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	depth, nodes := 0, 0
+	lib.Walk(func(line []engine.Point, n *LibNode) bool {
+		nodes++
+		depth = max(depth, len(line))
+		return true
+	})
+	if nodes != MaxLibDepth || depth != 1 {
+		t.Errorf("walked %d nodes, deepest line %d moves; want %d and 1", nodes, depth, MaxLibDepth)
 	}
 }

@@ -102,7 +102,10 @@ func parseSGF(name string, data []byte, opt Options) ([]*Position, []error) {
 }
 
 // gameTree reads "(" nodes and variations ")" and returns the nodes of its
-// main line.
+// main line: the first variation at every fork. It walks the tree with an
+// explicit stack of one flag per open parenthesis, not by recursion, so
+// that deep nesting costs neither Go stack nor quadratic copying; the
+// nodes of side variations are checked and dropped.
 func (sc *sgfScanner) gameTree() ([][]sgfProp, error) {
 	bad := func(format string, args ...any) error {
 		return &ParseError{Line: sc.line, Column: sc.col, Err: fmt.Errorf("%w: "+format, append([]any{ErrSyntax}, args...)...)}
@@ -110,6 +113,11 @@ func (sc *sgfScanner) gameTree() ([][]sgfProp, error) {
 	if sc.i >= len(sc.s) || sc.s[sc.i] != '(' {
 		return nil, bad("a game tree starts with '('")
 	}
+	// onMain[i] says the tree opened at depth i lies on the main line;
+	// forked says the innermost main-line tree has already given the main
+	// line its first variation.
+	type frame struct{ onMain, forked bool }
+	stack := []frame{{onMain: true}}
 	sc.next()
 	var main [][]sgfProp
 	for {
@@ -117,6 +125,7 @@ func (sc *sgfScanner) gameTree() ([][]sgfProp, error) {
 		if sc.i >= len(sc.s) {
 			return nil, bad("the game tree is not closed by ')'")
 		}
+		top := &stack[len(stack)-1]
 		switch sc.s[sc.i] {
 		case ';':
 			sc.next()
@@ -124,26 +133,22 @@ func (sc *sgfScanner) gameTree() ([][]sgfProp, error) {
 			if err != nil {
 				return nil, err
 			}
-			main = append(main, node)
+			if top.onMain && !top.forked {
+				main = append(main, node)
+			}
 		case '(':
-			// variations: the first continues the main line, the rest are skipped
-			sub, err := sc.gameTree()
-			if err != nil {
-				return nil, err
+			sc.next()
+			child := frame{onMain: top.onMain && !top.forked}
+			if top.onMain {
+				top.forked = true
 			}
-			main = append(main, sub...)
-			for {
-				sc.skipSpace()
-				if sc.i >= len(sc.s) || sc.s[sc.i] != '(' {
-					break
-				}
-				if _, err := sc.gameTree(); err != nil {
-					return nil, err
-				}
-			}
+			stack = append(stack, child)
 		case ')':
 			sc.next()
-			return main, nil
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return main, nil
+			}
 		default:
 			return nil, bad("unexpected %q", sc.s[sc.i])
 		}
@@ -314,6 +319,13 @@ func sgfPosition(name string, nodes [][]sgfProp, line, index int, opt Options) (
 				c := engine.Black
 				if pr.id == "W" {
 					c = engine.White
+				}
+				if toMove == engine.Empty && !setup && c == engine.White {
+					return nil, bad(pr, fmt.Errorf("%w: W[%s]: white moves first (black opens a game; a setup with AB/AW or PL[W] may say otherwise)",
+						ErrSideToMove, pr.values[0]))
+				}
+				if toMove != engine.Empty && c != toMove {
+					return nil, bad(pr, fmt.Errorf("%w: %s[%s]: %v moves twice in a row", ErrSideToMove, pr.id, pr.values[0], c))
 				}
 				if err := place(pr, strings.TrimSpace(pr.values[0]), c, true); err != nil {
 					return nil, err

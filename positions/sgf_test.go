@@ -2,8 +2,11 @@ package positions
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"gomoku/engine"
@@ -59,5 +62,93 @@ func TestSGFErrors(t *testing.T) {
 		if !errors.As(errs[0], &pe) || !errors.Is(errs[0], tc.want) || pe.Line != tc.line || pe.Column != tc.col {
 			t.Errorf("%q: %v, want %v at %d:%d", tc.in, errs[0], tc.want, tc.line, tc.col)
 		}
+	}
+}
+
+// TestSGFHostile covers the hostile shapes of issue 37: nesting 2,000,000
+// deep (a stack overflow and a gigabyte of memory when the reader
+// recursed), 100,000 nested variations (85 s when every level copied the
+// main line), and a main line read through many parentheses.
+func TestSGFHostile(t *testing.T) {
+	deep := "(;GM[4]SZ[15]" + strings.Repeat("(", 2_000_000)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, errs := Parse("deep.sgf", []byte(deep), Auto, DefaultOptions)
+	runtime.ReadMemStats(&after)
+	if len(errs) != 1 || !errors.Is(errs[0], ErrSyntax) || !strings.Contains(errs[0].Error(), "not closed") {
+		t.Errorf("2,000,000 open parentheses: %v", errs)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 64<<20 {
+		t.Errorf("the 2 MB file took %d MiB to read", grown>>20)
+	}
+	// 100,000 nested variations, each of a comment node: the main line is
+	// the root and the first comment at every level
+	var sb strings.Builder
+	sb.WriteString("(;GM[4]SZ[15];B[hh]")
+	for range 100_000 {
+		sb.WriteString("(;C[x]")
+	}
+	sb.WriteString(";W[hi]")
+	sb.WriteString(strings.Repeat(")", 100_001))
+	ps, errs := Parse("nested.sgf", []byte(sb.String()), Auto, DefaultOptions)
+	if len(errs) != 0 || len(ps) != 1 || len(ps[0].Moves) != 2 {
+		t.Fatalf("nested variations: %d records, %v", len(ps), errs)
+	}
+	// side variations are left out of the main line
+	ps, errs = Parse("v.sgf", []byte("(;GM[4]SZ[15];B[hh](;W[hi](;B[ii])(;B[aa]))(;W[aa];B[bb]))"), Auto, DefaultOptions)
+	if len(errs) != 0 || len(ps) != 1 || fmt.Sprint(ps[0].Moves) != "[h8 h7 i7]" {
+		t.Errorf("variations: %v, %v", ps, errs)
+	}
+	if f := Detect([]byte("((((;B[hh]))))")); f != SGF {
+		t.Errorf("((((;B[hh])))) detected as %v", f)
+	}
+	ps, errs = Parse("p.sgf", []byte("((((;B[hh]))))"), Auto, DefaultOptions)
+	if len(errs) != 0 || len(ps) != 1 || len(ps[0].Moves) != 1 {
+		t.Errorf("((((;B[hh])))): %v %v", ps, errs)
+	}
+}
+
+// TestLineEnds reads CR LF and old Mac CR-only files like LF ones.
+func TestLineEnds(t *testing.T) {
+	for _, nl := range []string{"\n", "\r\n", "\r"} {
+		in := "# games" + nl + "h8 i9 j10" + nl + "h8 h9" + nl
+		ps, errs := Parse("g.txt", []byte(in), Auto, DefaultOptions)
+		if len(errs) != 0 || len(ps) != 2 || len(ps[0].Moves) != 3 || ps[1].Line != 3 {
+			t.Errorf("%q: %d records, %v", nl, len(ps), errs)
+		}
+		d := "to_move: black" + nl + ". . . . ." + nl + ". x x x ." + nl + ". . . . ." + nl + ". . o o ." + nl + ". . o . ." + nl
+		ps, errs = Parse("d.txt", []byte(d), Auto, DefaultOptions)
+		if len(errs) != 0 || len(ps) != 1 || ps[0].Size != 5 {
+			t.Errorf("diagram with %q: %v, %v", nl, ps, errs)
+		}
+	}
+}
+
+// TestOneLineLFZ reads a minified lfz084 file (one line) as lfz084, not as
+// a JSONL record of an empty board.
+func TestOneLineLFZ(t *testing.T) {
+	in := `{"title":"x","puzzles":[{"side":1,"rule":2,"mode":32,"stones":"H8I9H9I8H10I10"}]}`
+	if f := Detect([]byte(in)); f != LFZ {
+		t.Fatalf("detected %v", f)
+	}
+	ps, errs := Parse("l.json", []byte(in), Auto, DefaultOptions)
+	if len(errs) != 0 || len(ps) != 1 || len(ps[0].Black) != 3 || ps[0].Puzzle.Task != "vcf" {
+		t.Errorf("%v %v", ps, errs)
+	}
+}
+
+// TestLimitsWithoutMode: a diagram's limit and threat_limit headers apply
+// without a mode header.
+func TestLimitsWithoutMode(t *testing.T) {
+	in := "limit: 3\nthreat_limit: 2\nto_move: black\n. . . . .\n. x x x .\n. . . . .\n. . o o .\n. . o . .\n"
+	ps, errs := Parse("d.txt", []byte(in), Auto, DefaultOptions)
+	if len(errs) != 0 || len(ps) != 1 || ps[0].Puzzle == nil || ps[0].Puzzle.Limit != 3 || ps[0].Puzzle.ThreatLimit != 2 {
+		t.Fatalf("%+v %v", ps, errs)
+	}
+	// a JSONL record with only moves makes its stones from them
+	ps, errs = Parse("m.jsonl", []byte(`{"moves":"h8i9j10"}`+"\n"), Auto, DefaultOptions)
+	if len(errs) != 0 || len(ps) != 1 || len(ps[0].Black) != 2 || len(ps[0].White) != 1 || ps[0].ToMove != engine.White {
+		t.Errorf("moves only: %+v %v", ps, errs)
 	}
 }

@@ -210,6 +210,16 @@ func parseText(name string, data []byte, f Format, opt Options) ([]*Position, []
 	return out, errs
 }
 
+// pointText returns the point written at the start of s, of which
+// engine.ScanPoint read n bytes, with any digits that follow (ScanPoint
+// stops at two): "z99" rather than "z9" in an error message.
+func pointText(s string, n int) string {
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return s[:n]
+}
+
 // clip shortens s for an error message.
 func clip(s string) string {
 	if len(s) > 40 {
@@ -297,16 +307,22 @@ func (st *textState) puzzle(p *Position, blackSym byte) error {
 			*side.dst = c
 		}
 	}
+	bad := func(h headerVal, err error) error {
+		return &ParseError{File: st.name, Line: h.line, Column: h.col, Record: p.Index, Err: err}
+	}
 	mode, isPuzzle := st.rec["mode"]
+	for _, k := range []string{"limit", "threat_limit", "expect"} {
+		_, ok := st.rec[k]
+		isPuzzle = isPuzzle || ok
+	}
 	if !isPuzzle {
 		return nil
 	}
 	pz := &Puzzle{}
 	p.Puzzle = pz
-	bad := func(h headerVal, err error) error {
-		return &ParseError{File: st.name, Line: h.line, Column: h.col, Record: p.Index, Err: err}
-	}
 	switch m := strings.ToLower(mode.value); {
+	case m == "" && mode.line == 0:
+		// limits without a mode: the command's mode applies
 	case m == "vcf":
 		pz.Task = "vcf"
 	case strings.HasPrefix(m, "vct"):
@@ -523,7 +539,7 @@ func (st *textState) moveList(raw string, line, index int) (*Position, error) {
 					return nil, bad(start+i+1, fmt.Errorf("%w: %q is not a move", ErrSyntax, clip(tok[i:])))
 				}
 				if !q.In(p.Size) {
-					return nil, bad(start+i+1, fmt.Errorf("%q on %dx%d: %w", tok[i:i+n], p.Size, p.Size, ErrOffBoard))
+					return nil, bad(start+i+1, fmt.Errorf("%q on %dx%d: %w", pointText(tok[i:], n), p.Size, p.Size, ErrOffBoard))
 				}
 				pts, cols = append(pts, q), append(cols, start+i+1)
 				i += n
