@@ -195,11 +195,20 @@ type Book struct {
 	db *store.DB
 }
 
-// Open opens (creating if needed) the book in directory dir; "" opens an
-// in-memory book. Errors: store.ErrLocked when another process has it
-// open; badger's own otherwise.
-func Open(dir string) (*Book, error) {
-	db, err := store.Open(dir, "book")
+// Kind is the kind a book's database is marked with (package store): a
+// store directory or any other is refused.
+const Kind = "book"
+
+// Open opens the book in directory dir, or an in-memory book when dir is
+// "": created if needed, unless opt says ReadOnly (query, export, the
+// books merged in) or MustExist. opt's Kind and Legacy are set here.
+// Errors: those of store.Open (store.ErrLocked when another process has
+// it open, store.ErrMissing, store.ErrWrongKind, store.ErrDamaged,
+// store.ErrNoSpace).
+func Open(dir string, opt store.Options) (*Book, error) {
+	opt.Kind = Kind
+	opt.Legacy = func(k []byte) bool { return len(k) > 1 && k[0] == 'B' }
+	db, err := store.Open(dir, opt)
 	if err != nil {
 		return nil, err
 	}

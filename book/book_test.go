@@ -26,7 +26,7 @@ func dump(t *testing.T, bk *Book) map[Key]string {
 
 func openBook(t *testing.T, dir string) *Book {
 	t.Helper()
-	bk, err := Open(dir)
+	bk, err := Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestShardsMerge(t *testing.T) {
 	if len(moves) != 2 || moves[0].Point.String() != "i8" || moves[0].Games() != 3 {
 		t.Errorf("moves after h8: %+v", moves)
 	}
-	if _, err := Open(filepath.Join(dir, "merged")); !errors.Is(err, store.ErrLocked) {
+	if _, err := Open(filepath.Join(dir, "merged"), store.Options{}); !errors.Is(err, store.ErrLocked) {
 		t.Errorf("a second open: %v, want store.ErrLocked", err)
 	}
 	// a game with a move on a stone adds nothing

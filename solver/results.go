@@ -72,11 +72,20 @@ const (
 	storeMemLimit   = 1 << 16
 )
 
-// OpenStore opens (creating if needed) the store in directory dir, or an
-// in-memory store when dir is "". Errors: store.ErrLocked when another
-// process has it open; badger's own otherwise.
-func OpenStore(dir string) (*Store, error) {
-	db, err := store.Open(dir, "store")
+// StoreKind is the kind the store's database is marked with (package
+// store): a book directory or any other is refused.
+const StoreKind = "store"
+
+// OpenStore opens the store in directory dir, or an in-memory store when
+// dir is "": created if needed, unless opt says ReadOnly (for reading
+// only; tt stats) or MustExist (tt compact). opt's Kind and Legacy are
+// set here. Errors: those of store.Open (store.ErrLocked when another
+// process has it open, store.ErrMissing, store.ErrWrongKind,
+// store.ErrDamaged, store.ErrNoSpace).
+func OpenStore(dir string, opt store.Options) (*Store, error) {
+	opt.Kind = StoreKind
+	opt.Legacy = func(k []byte) bool { return len(k) == 15 && k[0] == storeKeyVersion }
+	db, err := store.Open(dir, opt)
 	if err != nil {
 		return nil, err
 	}

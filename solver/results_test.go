@@ -30,7 +30,7 @@ func testEntry(i int) storeEntry {
 // and in a directory (the two take different paths in badger).
 func TestStoreRoundTrip(t *testing.T) {
 	for _, dir := range []string{"", t.TempDir()} {
-		st, err := OpenStore(dir)
+		st, err := OpenStore(dir, store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestStoreRoundTrip(t *testing.T) {
 			if err := st.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if st, err = OpenStore(dir); err != nil {
+			if st, err = OpenStore(dir, store.Options{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -96,7 +96,7 @@ func TestStoreCorruptValue(t *testing.T) {
 // store, then again with fresh tables: every answer comes from the store
 // and equals the first.
 func TestWarmResolve(t *testing.T) {
-	st, err := OpenStore("")
+	st, err := OpenStore("", store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestStoreChild(t *testing.T) {
 	if dir == "" {
 		t.Skip("child process of TestStoreKill and TestStoreTwoProcesses only")
 	}
-	st, err := OpenStore(dir)
+	st, err := OpenStore(dir, store.Options{})
 	if err != nil {
 		fmt.Println("error", err)
 		return
@@ -209,7 +209,7 @@ func TestStoreKill(t *testing.T) {
 	if flushed == 0 {
 		t.Fatal("the child flushed nothing")
 	}
-	st, err := OpenStore(dir)
+	st, err := OpenStore(dir, store.Options{})
 	if err != nil {
 		t.Fatalf("reopening after kill -9: %v", err)
 	}
@@ -239,7 +239,7 @@ func TestStoreTwoProcesses(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		st, err := OpenStore(dir)
+		st, err := OpenStore(dir, store.Options{})
 		if err == nil {
 			st.Close()
 		}
@@ -283,7 +283,7 @@ func BenchmarkStoreResolve(b *testing.B) {
 		}
 	})
 	b.Run("warm", func(b *testing.B) {
-		st, err := OpenStore(b.TempDir())
+		st, err := OpenStore(b.TempDir(), store.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -21,6 +21,7 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
+	"gomoku/solver/store"
 )
 
 func analyzeCommand(stdin io.Reader) *cli.Command {
@@ -141,12 +142,12 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		var store *solver.Store
+		var results *solver.Store
 		if dir := c.String("tt"); dir != "" {
-			if store, err = solver.OpenStore(dir); err != nil {
+			if results, err = solver.OpenStore(dir, store.Options{}); err != nil {
 				return err
 			}
-			defer store.Close()
+			defer results.Close()
 		}
 		lim := solver.Limits{Time: c.Duration("per-position")}
 		if n := c.Int64("per-position-nodes"); n > 0 {
@@ -164,7 +165,7 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		}
 		out := newAnalyzeWriter(c.App.Writer, format)
 		start := time.Now()
-		done := analyzeAll(c.Context, games, c.Int("jobs"), c.Int("memory"), c.Int("threat-limit"), store, lim, bar, out)
+		done := analyzeAll(c.Context, games, c.Int("jobs"), c.Int("memory"), c.Int("threat-limit"), results, lim, bar, out)
 		if bar != nil {
 			_ = bar.Finish()
 		}
@@ -235,7 +236,9 @@ func expandInputs(names []string, report func(error)) []string {
 				report(err)
 				return nil
 			}
-			if !d.IsDir() && inputExts[strings.ToLower(filepath.Ext(path))] {
+			// regular files only: a FIFO or a device inside a directory
+			// would block or never end
+			if d.Type().IsRegular() && inputExts[strings.ToLower(filepath.Ext(path))] {
 				out = append(out, path)
 			}
 			return nil

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -16,6 +15,7 @@ import (
 	"gomoku/book"
 	"gomoku/engine"
 	"gomoku/positions"
+	"gomoku/solver/store"
 )
 
 func bookCommand(stdin io.Reader) *cli.Command {
@@ -74,9 +74,10 @@ func bookCommand(stdin io.Reader) *cli.Command {
 	}
 }
 
-// openBookFlag opens the book --book names.
-func openBookFlag(c *cli.Context) (*book.Book, error) {
-	return book.Open(c.String("book"))
+// openBookFlag opens the book --book names: to write (created if
+// needed), or to read (it must exist).
+func openBookFlag(c *cli.Context, write bool) (*book.Book, error) {
+	return book.Open(c.String("book"), store.Options{ReadOnly: !write})
 }
 
 // writeBook adds what bd gathered to the book --book names, in one batch,
@@ -85,7 +86,7 @@ func writeBook(c *cli.Context, bd *book.Builder) error {
 	if err := c.Context.Err(); err != nil {
 		return err
 	}
-	bk, err := openBookFlag(c)
+	bk, err := openBookFlag(c, true)
 	if err != nil {
 		return err
 	}
@@ -269,7 +270,7 @@ func runBookQuery(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		bk, err := openBookFlag(c)
+		bk, err := openBookFlag(c, false)
 		if err != nil {
 			return err
 		}
@@ -358,7 +359,7 @@ func runBookImport(c *cli.Context) error {
 	bd := book.NewBuilder()
 	libNodes := 0
 	for _, name := range c.Args().Slice() {
-		data, err := os.ReadFile(name)
+		data, err := readSource(name, c.App.Reader)
 		if err != nil {
 			return err
 		}
@@ -387,7 +388,7 @@ func runBookExport(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usagef("name the .lib file to write")
 	}
-	bk, err := openBookFlag(c)
+	bk, err := openBookFlag(c, false)
 	if err != nil {
 		return err
 	}
@@ -397,10 +398,26 @@ func runBookExport(c *cli.Context) error {
 		return err
 	}
 	lib := treeLibrary(tree)
-	if err := os.WriteFile(c.Args().First(), lib.Bytes(), 0o644); err != nil {
+	name := c.Args().First()
+	if name == "-" { // the library on standard output, the count on standard error
+		if _, err := c.App.Writer.Write(lib.Bytes()); err != nil {
+			return fmt.Errorf("%w: %w", errOutput, err)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "-: %d nodes\n", lib.Nodes())
+		return nil
+	}
+	out, err := createOutput(name, nil)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "%s: %d nodes\n", c.Args().First(), lib.Nodes())
+	if _, err := out.Write(lib.Bytes()); err != nil {
+		out.Abort()
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "%s: %d nodes\n", name, lib.Nodes())
 	return nil
 }
 
@@ -408,9 +425,14 @@ func runBookMerge(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("name the books to merge in")
 	}
+	for _, dir := range c.Args().Slice() {
+		if sameFile(dir, c.String("book")) {
+			return usagef("%s is the book merged into: a book cannot be merged into itself", dir)
+		}
+	}
 	bd := book.NewBuilder()
 	for _, dir := range c.Args().Slice() {
-		src, err := book.Open(dir)
+		src, err := book.Open(dir, store.Options{ReadOnly: true})
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"gomoku/book"
 	"gomoku/engine"
+	"gomoku/solver/store"
 	"gomoku/positions"
 	"gomoku/positions/datatest"
 )
@@ -85,7 +86,7 @@ func TestRenLibRoundTrip(t *testing.T) {
 		t.Fatalf("%d RenLib files, want 4", len(libs))
 	}
 	load := func(lib *positions.Library) (*book.Book, map[book.Key]string) {
-		bk, err := book.Open("")
+		bk, err := book.Open("", store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,7 +20,7 @@ func inputFlags() []cli.Flag {
 		&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, EnvVars: []string{"GOMOKU_RULE"},
 			Usage: "rule: freestyle, standard or renju (default: the file's rule, else renju; freestyle for .psq)"},
 		&cli.StringFlag{Name: "input-format", Aliases: []string{"i"}, Value: "auto",
-			Usage: "input format: auto, moves, diagram, psq, jsonl or lfz"},
+			Usage: "input format: auto, moves, diagram, psq, jsonl, lfz, sgf or renlib"},
 		&cli.IntFlag{Name: "size", Value: engine.DefaultSize,
 			Usage: "board size of move lists and openings that do not state one (5 to 22)"},
 	}
@@ -61,7 +60,7 @@ func parseSource(c *cli.Context, stdin io.Reader) (source, error) {
 	if c.NArg() == 0 {
 		return src, usagef("no input: name one or more files or directories, or - for standard input")
 	}
-	return src, nil
+	return src, checkArgs(c.Args().Slice())
 }
 
 // ruleOf is the rule a record is played under: --rule if given, else the
@@ -137,14 +136,6 @@ func parseInput(c *cli.Context, stdin io.Reader) (*input, error) {
 	}
 	in.source = src
 	return in, nil
-}
-
-// readSource reads a named input: the file, or standard input for "-".
-func readSource(name string, stdin io.Reader) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	return os.ReadFile(name)
 }
 
 // each reads every file named on the command line and calls fn for each

@@ -82,9 +82,13 @@ var errRecords = errors.New("some records failed")
 // run is the whole program with its environment passed in, for tests.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var notFound string
-	app := newApp(stdin, stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	app := newApp(stdin, out, stderr)
 	app.CommandNotFound = func(c *cli.Context, name string) { notFound = name }
 	err := app.RunContext(ctx, args)
+	if werr := out.Err(); werr != nil && !errors.Is(err, errOutput) {
+		err = fmt.Errorf("%w: %w", errOutput, werr)
+	}
 	switch {
 	case notFound != "":
 		fmt.Fprintf(stderr, "gomoku: no command %q; see gomoku --help\n", notFound)
@@ -94,6 +98,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitInterrupted
 	case err == nil:
 		return exitOK
+	case errors.Is(err, errOutput):
+		fmt.Fprintf(stderr, "gomoku: %v\n", err)
+		return exitError
 	case errors.Is(err, errRecords):
 		return exitError
 	}

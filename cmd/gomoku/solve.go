@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -13,6 +12,7 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
+	"gomoku/solver/store"
 	"gomoku/solver/proof"
 )
 
@@ -109,7 +109,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		slv := solver.NewSolver(c.Int("memory"))
 		slv.VCF.Shortest = c.Bool("shortest")
 		if dir := c.String("tt"); dir != "" {
-			st, err := solver.OpenStore(dir)
+			st, err := solver.OpenStore(dir, store.Options{})
 			if err != nil {
 				return err
 			}
@@ -117,17 +117,15 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			slv.Store = st
 		}
 		var proofOut *bufio.Writer
+		var proofFile *outputFile
 		if path := c.String("proof"); path != "" {
-			f, err := os.Create(path)
-			if err != nil {
+			if proofFile, err = createOutput(path, c.Args().Slice()); err != nil {
 				return err
 			}
-			defer f.Close()
-			proofOut = bufio.NewWriter(f)
-			defer proofOut.Flush()
+			proofOut = bufio.NewWriter(proofFile)
 		}
 		out := in.out
-		return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+		err = in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
 			att := attacker
 			if att == engine.Empty {
 				att = p.Attacker
@@ -187,7 +185,9 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 					if err != nil {
 						return err
 					}
-					proofOut.Write(append(data, '\n'))
+					if _, err := proofOut.Write(append(data, '\n')); err != nil {
+						return fmt.Errorf("%w: %w", errOutput, err)
+					}
 				}
 			case solver.StatusNoWin:
 				rec.Limit, rec.Exhaustive = a.Proven.Depth, a.Proven.Depth == 0
@@ -198,6 +198,17 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			writeSolveText(out, p, b, rec, a)
 			return nil
 		})
+		if proofFile != nil {
+			// the proofs so far are kept, also after Ctrl-C or a bad record
+			ferr := proofOut.Flush()
+			if cerr := proofFile.Commit(); ferr == nil {
+				ferr = cerr
+			}
+			if ferr != nil {
+				return ferr
+			}
+		}
+		return err
 	}
 }
 

@@ -7,13 +7,16 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gomoku/solver"
+	"gomoku/solver/store"
 )
 
 func ttCommand() *cli.Command {
 	dir := &cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"}, Required: true,
 		Usage: "badger store `DIR` (as solve --tt)"}
-	open := func(c *cli.Context) (*solver.Store, error) {
-		return solver.OpenStore(c.String("tt"))
+	// stats reads (also a store whose files are read-only); compact writes;
+	// neither creates a store that is not there
+	open := func(c *cli.Context, write bool) (*solver.Store, error) {
+		return solver.OpenStore(c.String("tt"), store.Options{ReadOnly: !write, MustExist: true})
 	}
 	return &cli.Command{
 		Name:  "tt",
@@ -24,7 +27,7 @@ func ttCommand() *cli.Command {
 				Usage: "count the stored results by mode and verdict, and the store's size",
 				Flags: []cli.Flag{dir},
 				Action: func(c *cli.Context) error {
-					st, err := open(c)
+					st, err := open(c, false)
 					if err != nil {
 						return err
 					}
@@ -55,7 +58,7 @@ func ttCommand() *cli.Command {
 				Usage: "flatten the LSM tree and garbage-collect the value log",
 				Flags: []cli.Flag{dir},
 				Action: func(c *cli.Context) error {
-					st, err := open(c)
+					st, err := open(c, true)
 					if err != nil {
 						return err
 					}

@@ -10,6 +10,7 @@ type Batch struct {
 	d       *DB
 	wb      *badger.WriteBatch
 	pending int
+	bytes   int64 // of the pending keys and values
 }
 
 // NewBatch returns an empty batch on d.
@@ -22,6 +23,18 @@ func (b *Batch) Set(key, value []byte) error {
 		return err
 	}
 	b.pending++
+	b.bytes += int64(len(key) + len(value))
+	return nil
+}
+
+// Delete adds a deletion of key. The batch keeps the slice until it is
+// flushed. Errors: badger's.
+func (b *Batch) Delete(key []byte) error {
+	if err := b.wb.Delete(key); err != nil {
+		return err
+	}
+	b.pending++
+	b.bytes += int64(len(key))
 	return nil
 }
 
@@ -29,18 +42,23 @@ func (b *Batch) Set(key, value []byte) error {
 func (b *Batch) Pending() int { return b.pending }
 
 // Flush commits the pending writes and leaves the batch empty and ready
-// for more. Errors: badger's; the batch is still renewed.
+// for more. It first checks the free space (ErrNoSpace: nothing is
+// written, the writes stay pending). Errors: ErrNoSpace, ErrDamaged,
+// badger's; after badger's the batch is renewed.
 func (b *Batch) Flush() error {
 	if b.pending == 0 {
 		return nil
 	}
-	err := b.wb.Flush()
-	b.wb, b.pending = b.d.db.NewWriteBatch(), 0
+	if err := b.d.checkSpace(b.bytes); err != nil {
+		return err
+	}
+	err := b.d.safely(b.wb.Flush)
+	b.wb, b.pending, b.bytes = b.d.db.NewWriteBatch(), 0, 0
 	return err
 }
 
 // Cancel drops the pending writes and releases the batch.
 func (b *Batch) Cancel() {
 	b.wb.Cancel()
-	b.pending = 0
+	b.pending, b.bytes = 0, 0
 }
