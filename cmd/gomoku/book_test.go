@@ -9,9 +9,9 @@ import (
 
 	"gomoku/book"
 	"gomoku/engine"
-	"gomoku/solver/store"
 	"gomoku/positions"
 	"gomoku/positions/datatest"
+	"gomoku/solver/store"
 )
 
 // TestBookCommands runs the book end to end: a build in one run and in two

@@ -12,8 +12,8 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
-	"gomoku/solver/store"
 	"gomoku/solver/proof"
+	"gomoku/solver/store"
 )
 
 func solveCommand(stdin io.Reader) *cli.Command {
