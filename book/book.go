@@ -229,16 +229,18 @@ func (bk *Book) Get(k Key) (*Node, error) {
 }
 
 // Add merges nodes into the book (each with what the book already holds for
-// its key) and writes them in one batch (store.Batch); nothing is
-// written if an error occurs before the batch is flushed.
+// its key) and writes them with store.WriteAll: a crash during the write
+// (SIGKILL, a full disk) leaves the book as it was before it, once the
+// book is opened again (RolledBack then says so), and never half the
+// nodes. Errors: ErrCorrupt, those of store.WriteAll (store.ErrNoSpace
+// before anything is written).
 func (bk *Book) Add(nodes map[Key]*Node) error {
 	keys := make([]Key, 0, len(nodes))
 	for k := range nodes {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i].bytes(), keys[j].bytes()) < 0 })
-	wb := bk.db.NewBatch()
-	defer wb.Cancel()
+	kvs := make([]store.KV, 0, len(keys))
 	for _, k := range keys {
 		n := nodes[k]
 		old, err := bk.Get(k)
@@ -253,12 +255,14 @@ func (bk *Book) Add(nodes map[Key]*Node) error {
 		if err != nil {
 			return err
 		}
-		if err := wb.Set(k.bytes(), v); err != nil {
-			return err
-		}
+		kvs = append(kvs, store.KV{Key: k.bytes(), Value: v})
 	}
-	return wb.Flush()
+	return bk.db.WriteAll(kvs)
 }
+
+// RolledBack reports whether opening the book rolled back a write that a
+// crash had interrupted (see Add).
+func (bk *Book) RolledBack() bool { return bk.db.RolledBack() }
 
 // Each calls fn for every node of the book in key order; fn returns an error
 // to stop. Corrupt nodes stop it with ErrCorrupt.

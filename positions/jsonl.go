@@ -39,9 +39,7 @@ type jsonRecord struct {
 }
 
 // parseJSONL reads one record per non-blank line.
-func parseJSONL(name string, data []byte, opt Options) ([]*Position, []error) {
-	var out []*Position
-	var errs []error
+func parseJSONL(name string, data []byte, opt Options, out *sink) {
 	var bs boards
 	index := 0
 	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\xef\xbb\xbf"), "\n") {
@@ -50,14 +48,11 @@ func parseJSONL(name string, data []byte, opt Options) ([]*Position, []error) {
 			continue
 		}
 		p, err := jsonPosition(name, raw, i+1, index, opt, &bs)
-		if err != nil {
-			errs = append(errs, err)
-		} else {
-			out = append(out, p)
+		if !out.add(p, err) {
+			return
 		}
 		index++
 	}
-	return out, errs
 }
 
 // jsonPosition decodes and checks one record.

@@ -47,7 +47,7 @@ func lineCol(data []byte, off int64) (int, int) {
 // parseLFZ reads an lfz084 puzzle file. Boards smaller than 15 are drawn in
 // the top-left corner of lfz084's 15×15 grid, so their row numbers are
 // shifted down by 15-size (row 10 of a 6×6 puzzle is row 1 here).
-func parseLFZ(name string, data []byte, opt Options) ([]*Position, []error) {
+func parseLFZ(name string, data []byte, opt Options, out *sink) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	fail := func(off int64, index int, err error) *ParseError {
 		l, c := lineCol(data, off)
@@ -55,46 +55,53 @@ func parseLFZ(name string, data []byte, opt Options) ([]*Position, []error) {
 	}
 	// walk to the "puzzles" array
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, []error{fail(dec.InputOffset(), -1, fmt.Errorf("%w: want a JSON object", ErrSyntax))}
+		out.add(nil, fail(dec.InputOffset(), -1, fmt.Errorf("%w: want a JSON object", ErrSyntax)))
+		return
 	}
 	for {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, []error{fail(dec.InputOffset(), -1, fmt.Errorf("%w: %v", ErrSyntax, err))}
+			out.add(nil, fail(dec.InputOffset(), -1, fmt.Errorf("%w: %v", ErrSyntax, err)))
+			return
 		}
 		if t == json.Delim('}') {
-			return nil, []error{fail(dec.InputOffset(), -1, fmt.Errorf("%w: no \"puzzles\" array", ErrSyntax))}
+			out.add(nil, fail(dec.InputOffset(), -1, fmt.Errorf("%w: no \"puzzles\" array", ErrSyntax)))
+			return
 		}
 		if key, _ := t.(string); key == "puzzles" {
 			break
 		}
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
-			return nil, []error{fail(dec.InputOffset(), -1, fmt.Errorf("%w: %v", ErrSyntax, err))}
+			out.add(nil, fail(dec.InputOffset(), -1, fmt.Errorf("%w: %v", ErrSyntax, err)))
+			return
 		}
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-		return nil, []error{fail(dec.InputOffset(), -1, fmt.Errorf("%w: \"puzzles\" is not an array", ErrSyntax))}
+		out.add(nil, fail(dec.InputOffset(), -1, fmt.Errorf("%w: \"puzzles\" is not an array", ErrSyntax)))
+		return
 	}
-	var out []*Position
-	var errs []error
 	var bs boards
 	for index := 0; dec.More(); index++ {
 		off := dec.InputOffset()
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			errs = append(errs, fail(off, index, fmt.Errorf("%w: %v", ErrSyntax, err)))
-			break
+			out.add(nil, fail(off, index, fmt.Errorf("%w: %v", ErrSyntax, err)))
+			return
 		}
 		// the entry starts after the separator and white space
 		start := off + int64(len(data[off:])-len(bytes.TrimLeft(data[off:], ", \t\r\n")))
 		if string(raw) == "null" {
-			errs = append(errs, fail(start, index, fmt.Errorf("%w: a null puzzle", ErrSyntax)))
+			if !out.add(nil, fail(start, index, fmt.Errorf("%w: a null puzzle", ErrSyntax))) {
+				return
+			}
 			continue
 		}
 		var e lfzPuzzle
 		if err := json.Unmarshal(raw, &e); err != nil {
-			errs = append(errs, fail(start, index, fmt.Errorf("%w: %v", ErrSyntax, err)))
+			if !out.add(nil, fail(start, index, fmt.Errorf("%w: %v", ErrSyntax, err))) {
+				return
+			}
 			continue
 		}
 		if e.Mode == 0 && e.Stones == "" && e.BlackStones == "" && e.WhiteStones == "" {
@@ -102,13 +109,16 @@ func parseLFZ(name string, data []byte, opt Options) ([]*Position, []error) {
 		}
 		p, err := lfzPosition(name, e, index, opt, &bs)
 		if err != nil {
-			errs = append(errs, fail(start, index, err))
+			if !out.add(nil, fail(start, index, err)) {
+				return
+			}
 			continue
 		}
 		p.Line, _ = lineCol(data, start)
-		out = append(out, p)
+		if !out.add(p, nil) {
+			return
+		}
 	}
-	return out, errs
 }
 
 func lfzPosition(name string, e lfzPuzzle, index int, opt Options, bs *boards) (*Position, error) {

@@ -123,6 +123,11 @@ func (p *Position) check(bs *boards) error {
 	return p.place(b)
 }
 
+// PlaceOn puts the position's stones on b, an empty board of the
+// position's size (a clone of an empty board is much cheaper to make
+// than a new one). Errors: as Board's.
+func (p *Position) PlaceOn(b *engine.Board) error { return p.place(b) }
+
 // place puts the position's stones on the empty board b.
 func (p *Position) place(b *engine.Board) error {
 	if p.Moves != nil {
@@ -217,15 +222,36 @@ var DefaultOptions = Options{Rule: engine.Renju, PSQRule: engine.Freestyle, Size
 // Parse reads every record of data, named name in positions and errors, in
 // format f (Auto to detect it). It returns the good records in order and a
 // *ParseError for each bad one; a bad record never stops the others. An
-// unknown format is a single error wrapping ErrUnknownFormat.
+// unknown format is a single error wrapping ErrUnknownFormat. Stream does
+// the same without holding the records.
 func Parse(name string, data []byte, f Format, opt Options) ([]*Position, []error) {
+	var out []*Position
+	var errs []error
+	Stream(name, data, f, opt, func(p *Position, err error) bool {
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			out = append(out, p)
+		}
+		return true
+	})
+	return out, errs
+}
+
+// Stream reads the records of data as Parse does and calls fn with each,
+// good (p, nil) or bad (nil, a *ParseError), in the order they stand in
+// data, as soon as it is read; fn returns false to stop. A batch of
+// millions of records then needs the memory of one.
+func Stream(name string, data []byte, f Format, opt Options, fn func(p *Position, err error) bool) {
+	out := &sink{fn: fn}
 	if opt.Size == 0 {
 		opt.Size = engine.DefaultSize
 	}
 	if f == Auto {
 		f = Detect(data)
 		if f == Auto {
-			return nil, []error{&ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat}}
+			out.add(nil, &ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat})
+			return
 		}
 	}
 	if f != RenLib {
@@ -233,19 +259,41 @@ func Parse(name string, data []byte, f Format, opt Options) ([]*Position, []erro
 	}
 	switch f {
 	case JSONL:
-		return parseJSONL(name, data, opt)
+		parseJSONL(name, data, opt, out)
 	case LFZ:
-		return parseLFZ(name, data, opt)
+		parseLFZ(name, data, opt, out)
 	case PSQ:
-		return parsePSQ(name, data, opt)
+		parsePSQ(name, data, opt, out)
 	case SGF:
-		return parseSGF(name, data, opt)
+		parseSGF(name, data, opt, out)
 	case RenLib:
-		return parseRenLibPositions(name, data)
+		parseRenLibPositions(name, data, out)
 	case MoveList, Diagram:
-		return parseText(name, data, f, opt)
+		parseText(name, data, f, opt, out)
+	default:
+		out.add(nil, &ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat})
 	}
-	return nil, []error{&ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat}}
+}
+
+// sink passes a parser's records to Stream's callback until it says stop.
+type sink struct {
+	fn      func(*Position, error) bool
+	stopped bool
+}
+
+// add passes on a record, or an error when err is not nil; it returns
+// false once the callback has asked to stop (and then passes nothing on).
+func (s *sink) add(p *Position, err error) bool {
+	if s.stopped {
+		return false
+	}
+	if err != nil {
+		p = nil
+	}
+	if !s.fn(p, err) {
+		s.stopped = true
+	}
+	return !s.stopped
 }
 
 // normalizeNewlines turns CR LF and lone CR line ends into LF, so that

@@ -14,7 +14,18 @@ import (
 // first line without a comma (the engines' names and a final number follow
 // in files Piskvork writes); a line with commas that is not a move, or a
 // move line after that end, is an error. One record per file.
-func parsePSQ(name string, data []byte, opt Options) ([]*Position, []error) {
+func parsePSQ(name string, data []byte, opt Options, out *sink) {
+	ps, errs := parsePSQRecord(name, data, opt)
+	for _, e := range errs {
+		out.add(nil, e)
+	}
+	for _, p := range ps {
+		out.add(p, nil)
+	}
+}
+
+// parsePSQRecord reads the one record of a .psq file.
+func parsePSQRecord(name string, data []byte, opt Options) ([]*Position, []error) {
 	lines := strings.Split(strings.TrimPrefix(string(data), "\xef\xbb\xbf"), "\n")
 	bad := func(line, col int, err error) []error {
 		return []error{&ParseError{File: name, Line: line, Column: col, Record: 0, Err: err}}

@@ -282,17 +282,21 @@ func Title(comment string) (title, rest string) {
 // a comment, the position after the moves from the root to it (black
 // first), its title as the ID and the comment, turned into UTF-8 lines where
 // it is valid UTF-8, as the puzzle comment. Records are 15×15 renju.
-func parseRenLibPositions(name string, data []byte) ([]*Position, []error) {
+func parseRenLibPositions(name string, data []byte, out *sink) {
 	lib, err := ParseRenLib(name, data)
 	if err != nil {
-		return nil, []error{err}
+		out.add(nil, err)
+		return
 	}
-	var out []*Position
+	index := 0
 	lib.Walk(func(line []engine.Point, n *LibNode) bool {
+		if out.stopped {
+			return false
+		}
 		if !n.HasComment {
 			return true
 		}
-		p := &Position{Source: name, Index: len(out), Size: 15, Rule: engine.Renju,
+		p := &Position{Source: name, Index: index, Size: 15, Rule: engine.Renju,
 			Moves: append([]engine.Point(nil), line...)}
 		for i, q := range line {
 			if i%2 == 0 {
@@ -304,8 +308,7 @@ func parseRenLibPositions(name string, data []byte) ([]*Position, []error) {
 		p.ToMove = engine.Color(1 + len(line)%2)
 		title, rest := Title(n.Comment)
 		p.Puzzle = &Puzzle{Name: title, Comment: rest}
-		out = append(out, p)
-		return true
+		index++
+		return out.add(p, nil)
 	})
-	return out, nil
 }

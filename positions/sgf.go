@@ -52,10 +52,8 @@ func (sc *sgfScanner) skipSpace() {
 }
 
 // parseSGF reads every game tree of an SGF file as a record.
-func parseSGF(name string, data []byte, opt Options) ([]*Position, []error) {
+func parseSGF(name string, data []byte, opt Options, out *sink) {
 	sc := &sgfScanner{s: strings.TrimPrefix(string(data), "\xef\xbb\xbf"), line: 1, col: 1}
-	var out []*Position
-	var errs []error
 	for index := 0; ; index++ {
 		sc.skipSpace()
 		if sc.i >= len(sc.s) {
@@ -67,15 +65,19 @@ func parseSGF(name string, data []byte, opt Options) ([]*Position, []error) {
 			var p *Position
 			p, err = sgfPosition(name, nodes, line, index, opt)
 			if err == nil {
-				out = append(out, p)
+				if !out.add(p, nil) {
+					return
+				}
 				continue
 			}
 		}
 		if pe, ok := err.(*ParseError); ok {
 			pe.File, pe.Record = name, index
-			errs = append(errs, pe)
 		} else {
-			errs = append(errs, &ParseError{File: name, Line: line, Column: col, Record: index, Err: err})
+			err = &ParseError{File: name, Line: line, Column: col, Record: index, Err: err}
+		}
+		if !out.add(nil, err) {
+			return
 		}
 		// skip to the next top-level tree
 		depth := 0
@@ -98,7 +100,6 @@ func parseSGF(name string, data []byte, opt Options) ([]*Position, []error) {
 			}
 		}
 	}
-	return out, errs
 }
 
 // gameTree reads "(" nodes and variations ")" and returns the nodes of its

@@ -138,27 +138,21 @@ func labelRow(line string) bool {
 	return true
 }
 
-func parseText(name string, data []byte, f Format, opt Options) ([]*Position, []error) {
+func parseText(name string, data []byte, f Format, opt Options, out *sink) {
 	st := &textState{name: name, opt: opt, rule: opt.Rule, size: opt.Size, rec: map[string]headerVal{}}
-	var out []*Position
-	var errs []error
 	lines := strings.Split(strings.TrimPrefix(string(data), "\xef\xbb\xbf"), "\n")
 	index := 0
 	fail := func(line, col int, err error) {
-		errs = append(errs, &ParseError{File: name, Line: line, Column: col, Record: index, Err: err})
+		out.add(nil, &ParseError{File: name, Line: line, Column: col, Record: index, Err: err})
 		index++
 	}
 	// add records one record's outcome; the record headers end with it
 	add := func(p *Position, err error) {
 		st.rec = map[string]headerVal{}
-		if err != nil {
-			errs = append(errs, err)
-		} else {
-			out = append(out, p)
-		}
+		out.add(p, err)
 		index++
 	}
-	for i := 0; i < len(lines); i++ {
+	for i := 0; i < len(lines) && !out.stopped; i++ {
 		raw := strings.TrimRight(lines[i], "\r")
 		line := strings.TrimSpace(raw)
 		lineNo := i + 1
@@ -171,7 +165,7 @@ func parseText(name string, data []byte, f Format, opt Options) ([]*Position, []
 		}
 		if k, v, ok := header(line); ok {
 			if err := st.setHeader(k, v, lineNo, col); err != nil {
-				errs = append(errs, err)
+				out.add(nil, err)
 			}
 			continue
 		}
@@ -207,7 +201,6 @@ func parseText(name string, data []byte, f Format, opt Options) ([]*Position, []
 			add(st.moveList(raw, lineNo, index))
 		}
 	}
-	return out, errs
 }
 
 // pointText returns the point written at the start of s, of which

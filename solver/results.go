@@ -42,12 +42,14 @@ import (
 //
 // Values:
 //
-//	byte 0      storeValueVersion (1)
+//	byte 0      storeValueVersion (2; version 1 lacked byte 10)
 //	byte 1      status: 1 win, 2 no-win
 //	byte 2      line end (proof.End) of a win
 //	byte 3      flags: bit 0 the line is proven shortest
 //	bytes 4-5   depth: a win's attacker moves; a no-win's limit (0: any)
 //	bytes 6-9   proof size n in moves (0 for a no-win)
+//	byte 10     the threat limit of a VCT win's proof, or the largest one
+//	            a no-win was searched at (0: a VCF)
 //	...         the proof, in the canonical orientation, preorder: per
 //	            attacker node its move (2 bytes, engine.Point) and its number
 //	            of defences (uvarint), then per defence its move and node
@@ -66,7 +68,7 @@ var ErrStoreCorrupt = errors.New("corrupt store entry")
 
 const (
 	storeKeyVersion   = 1
-	storeValueVersion = 1
+	storeValueVersion = 2
 	// storeFlushEvery is how many results are batched before a flush.
 	storeFlushEvery = 64
 	storeMemLimit   = 1 << 16
@@ -159,7 +161,11 @@ type storeEntry struct {
 	end      proof.End
 	shortest bool
 	depth    int
-	proof    *proof.Node
+	// threat is the threat limit of the proof (a win) or the largest one
+	// searched (a no-win); 0 for a VCF; -1 when not recorded (version 1
+	// values).
+	threat int
+	proof  *proof.Node
 }
 
 // stronger reports whether e says more than old under the same key: a win
@@ -169,11 +175,14 @@ func (e storeEntry) stronger(old storeEntry) bool {
 	if e.status == StatusWin {
 		return e.depth < old.depth || e.depth == old.depth && e.shortest && !old.shortest
 	}
+	if e.depth == old.depth {
+		return e.threat > old.threat
+	}
 	return old.depth != 0 && (e.depth == 0 || e.depth > old.depth)
 }
 
 func (e storeEntry) encode() []byte {
-	out := []byte{storeValueVersion, byte(e.status), byte(e.end), 0, 0, 0, 0, 0, 0, 0}
+	out := []byte{storeValueVersion, byte(e.status), byte(e.end), 0, 0, 0, 0, 0, 0, 0, byte(max(0, e.threat))}
 	if e.shortest {
 		out[3] = 1
 	}
@@ -195,7 +204,7 @@ func (e storeEntry) encode() []byte {
 }
 
 func decodeEntry(v []byte) (storeEntry, error) {
-	if len(v) < 14 || v[0] != storeValueVersion {
+	if len(v) < 14 || v[0] < 1 || v[0] > storeValueVersion {
 		return storeEntry{}, ErrStoreCorrupt
 	}
 	body := v[:len(v)-4]
@@ -206,6 +215,13 @@ func decodeEntry(v []byte) (storeEntry, error) {
 		depth: int(binary.LittleEndian.Uint16(body[4:]))}
 	size := int(binary.LittleEndian.Uint32(body[6:]))
 	rest := body[10:]
+	e.threat = -1
+	if v[0] >= 2 {
+		if len(rest) < 1 {
+			return storeEntry{}, ErrStoreCorrupt
+		}
+		e.threat, rest = int(rest[0]), rest[1:]
+	}
 	bad := false
 	var dec func(depth int) *proof.Node
 	dec = func(depth int) *proof.Node {

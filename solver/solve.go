@@ -66,6 +66,16 @@ func ParseMode(s string) (Mode, error) {
 // by side; with one, it widens (MaxAutoThreatLimit).
 const DefaultThreatLimit = 3
 
+// MaxThreatLimit is the largest threat limit a VCT search takes: the
+// table the side-by-side searches share holds limits up to 15 (share.go),
+// and each limit runs as its own search with its own tables, so the
+// limit also bounds the searches and the memory a record can ask for.
+// Solve refuses a larger one with ErrBadThreatLimit.
+const MaxThreatLimit = 15
+
+// ErrBadThreatLimit: a threat limit above MaxThreatLimit.
+var ErrBadThreatLimit = fmt.Errorf("threat limit above %d", MaxThreatLimit)
+
 // MaxAutoThreatLimit is how far Solve widens a VCT search when
 // Solver.ThreatLimit is zero and the search has a time or node limit: the
 // searches of threat limits 2 and MaxAutoThreatLimit start at once, and a
@@ -172,6 +182,9 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	if _, _, err := pr.check(); err != nil {
 		return Answer{}, err
 	}
+	if s.ThreatLimit > MaxThreatLimit || s.ThreatLimit < 0 {
+		return Answer{}, fmt.Errorf("%w: %d", ErrBadThreatLimit, s.ThreatLimit)
+	}
 	tmax := s.ThreatLimit
 	if tmax <= 0 {
 		tmax = DefaultThreatLimit
@@ -204,7 +217,10 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	if err != nil || s.Store == nil || a.Status == StatusUnknown {
 		return a, err
 	}
-	e := storeEntry{status: a.Status, end: a.End, shortest: a.Shortest}
+	e := storeEntry{status: a.Status, end: a.End, shortest: a.Shortest, threat: a.ThreatLimit}
+	if a.Mode == ModeVCF {
+		e.threat = 0
+	}
 	switch a.Status {
 	case StatusWin:
 		// the proof holds within the search's limit (proof.Verify checked it
@@ -586,7 +602,7 @@ func portfolioLimits(tmax int, widen, oneSearch bool) (queue []int, slots int) {
 // and its main line replayed before the answer is returned.
 func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym int) (Answer, bool, error) {
 	a := Answer{Mode: mode, FromStore: true}
-	a.Status, a.End, a.Shortest = e.status, e.end, e.shortest
+	a.Status, a.End, a.Shortest, a.ThreatLimit = e.status, e.end, e.shortest, e.threat
 	switch e.status {
 	case StatusWin:
 		if lim.Depth > 0 && e.depth > lim.Depth {
@@ -596,14 +612,16 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 			return a, false, nil
 		}
 		root := transformTree(e.proof, engine.InverseSymmetry(sym), pr.Board.Size())
-		a.Proof = newProof(pr, lim.Depth, 0, root)
+		a.Proof = newProof(pr, lim.Depth, max(0, e.threat), root)
 		a.Line = a.Proof.MainLine()
 		if err := replayMainLine(pr, a.Line); err != nil {
 			return a, false, &ReplayError{Line: a.Line, Err: fmt.Errorf("stored proof: %w", err)}
 		}
 		a.ProofNodes = a.Proof.Len()
 		if isVCF(pr, root, a.Line) {
-			a.Mode = ModeVCF
+			a.Mode, a.ThreatLimit, a.Proof.ThreatLimit = ModeVCF, 0, 0
+		} else if e.threat < 0 {
+			return a, false, nil // a version 1 value: the proof's threat limit is not known, so search again
 		}
 	case StatusNoWin:
 		limit := lim.Depth
@@ -612,6 +630,9 @@ func (s *Solver) fromStore(pr Problem, mode Mode, lim Limits, e storeEntry, sym 
 		}
 		if e.depth != 0 && (limit <= 0 || limit > e.depth) {
 			return a, false, nil
+		}
+		if mode != ModeVCF && e.threat < 0 {
+			return a, false, nil // a version 1 value: the threat limit searched is not known
 		}
 		a.Proven = Limits{Depth: e.depth}
 	default:

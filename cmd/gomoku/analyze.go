@@ -119,6 +119,12 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		if c.Int("jobs") < 1 || c.Duration("per-position") < 0 || c.Int64("per-position-nodes") < 0 || c.Int("memory") < 1 {
 			return usagef("--jobs and --memory must be at least 1, the limits not negative")
 		}
+		if err := checkMemory(c.Int("memory")); err != nil {
+			return err
+		}
+		if t := c.Int("threat-limit"); t < 0 || t > solver.MaxThreatLimit {
+			return usagef("--threat-limit %d: want 0 to %d", t, solver.MaxThreatLimit)
+		}
 		sh, err := parseShard(c.String("shard"))
 		if err != nil {
 			return err

@@ -96,6 +96,9 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 		if c.Int64("nodes") < 0 || c.Duration("time") < 0 || c.Int("memory") < 1 || c.Int("threads") < 1 {
 			return usagef("--nodes and --time must not be negative, --memory and --threads at least 1")
 		}
+		if err := checkMemory(c.Int("memory")); err != nil {
+			return err
+		}
 		if c.Duration("time") == 0 && c.Int64("nodes") == 0 {
 			return usagef("give --time or --nodes")
 		}
@@ -157,8 +160,12 @@ func writeBestText(w io.Writer, p *positions.Position, b *engine.Board, rec best
 		fmt.Fprintf(w, "defend: the opponent threatens %s; of %d moves checked, %d are proven to stop it, %d more were not refuted in time\n",
 			joinNumbered(rec.Threat), rec.Checked, rec.Refutations, len(rec.Moves)-rec.Refutations)
 	case play.KindLost:
-		fmt.Fprintf(w, "lost: the opponent threatens %s and all %d moves checked lose to it; best tries:\n",
-			joinNumbered(rec.Threat), rec.Checked)
+		if rec.Checked == 0 {
+			fmt.Fprintf(w, "lost: the opponent threatens %s and no move can stop it; best tries:\n", joinNumbered(rec.Threat))
+		} else {
+			fmt.Fprintf(w, "lost: the opponent threatens %s and all %d moves checked lose to it; best tries:\n",
+				joinNumbered(rec.Threat), rec.Checked)
+		}
 	}
 	if play.Kind(rec.Kind) != play.KindWin {
 		for i, m := range rec.Moves {

@@ -90,6 +90,9 @@ func writeBook(c *cli.Context, bd *book.Builder) error {
 	if err != nil {
 		return err
 	}
+	if bk.RolledBack() {
+		fmt.Fprintf(c.App.ErrWriter, "gomoku: book %s: a write that a crash interrupted was rolled back\n", c.String("book"))
+	}
 	if err := bk.Add(bd.Nodes()); err != nil {
 		bk.Close()
 		return err

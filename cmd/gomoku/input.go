@@ -93,22 +93,23 @@ func (src *source) games(c *cli.Context, sh *shard, report func(error),
 		if raw != nil && raw(name, data) {
 			continue
 		}
-		ps, errs := positions.Parse(name, data, src.format, src.opt)
-		for _, e := range errs {
-			report(e)
-		}
-		for _, p := range ps {
-			if !sh.keep() {
-				continue
+		positions.Stream(name, data, src.format, src.opt, func(p *positions.Position, err error) bool {
+			if err != nil {
+				report(err)
+				return true
 			}
-			err := errors.New("not a game record: no order of moves from an empty board")
+			if !sh.keep() {
+				return true
+			}
+			err = errors.New("not a game record: no order of moves from an empty board")
 			if len(p.Moves) > 0 && len(p.Moves) == len(p.Black)+len(p.White) {
 				err = fn(p, src.ruleOf(p))
 			}
 			if err != nil {
 				report(&positions.ParseError{File: p.Source, Line: max(p.Line, 1), Record: p.Index, Err: err})
 			}
-		}
+			return true
+		})
 	}
 	return nil
 }
@@ -158,44 +159,39 @@ func (in *input) each(c *cli.Context, fn func(p *positions.Position, r engine.Ru
 			bad(p, err)
 		}
 	}
+	var empty emptyBoards
+	var stop error // a cancellation
 	for _, name := range c.Args().Slice() {
 		data, err := readSource(name, in.stdin)
 		if err != nil {
 			report(&positions.Position{Source: name, Index: -1}, err)
 			continue
 		}
-		ps, errs := positions.Parse(name, data, in.format, in.opt)
-		// report in input order: each error before the first record after it
-		errLine := func(e error) int {
-			var pe *positions.ParseError
-			if errors.As(e, &pe) {
-				return pe.Line
-			}
-			return 0
-		}
-		flush := func(upTo int) {
-			for len(errs) > 0 && errLine(errs[0]) <= upTo {
+		// records are handled as they are read, never all held at once
+		positions.Stream(name, data, in.format, in.opt, func(p *positions.Position, err error) bool {
+			if err != nil {
 				rec := &positions.Position{Source: name, Index: -1}
 				var pe *positions.ParseError
-				if errors.As(errs[0], &pe) {
+				if errors.As(err, &pe) {
 					rec.Index, rec.Line = pe.Record, pe.Line
 				}
-				report(rec, errs[0])
-				errs = errs[1:]
+				report(rec, err)
+				return true
 			}
-		}
-		for _, p := range ps {
-			flush(p.Line - 1)
-			if err := c.Context.Err(); err != nil {
-				return err
+			if stop = c.Context.Err(); stop != nil {
+				return false
 			}
 			r := in.ruleOf(p)
-			b, err := p.Board(r)
+			b, err := empty.board(p.Size, r)
+			if err == nil {
+				err = p.PlaceOn(b)
+			}
 			if err == nil {
 				err = fn(p, r, b)
 			}
 			if errors.Is(err, context.Canceled) {
-				return err
+				stop = err
+				return false
 			}
 			if err != nil {
 				var pe *positions.ParseError
@@ -204,11 +200,41 @@ func (in *input) each(c *cli.Context, fn func(p *positions.Position, r engine.Ru
 				}
 				report(p, err)
 			}
+			return true
+		})
+		if stop != nil {
+			return stop
 		}
-		flush(int(^uint(0) >> 1))
+	}
+	if err := c.Context.Err(); err != nil {
+		return err // the last record's search was cut short
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d record(s) or file(s) failed: %w", failed, errRecords)
 	}
 	return nil
+}
+
+// emptyBoards hands out fresh empty boards as clones of an empty one kept
+// per size and rule: engine.NewBoard sets up every line window, which was
+// most of the time of reading a large batch.
+type emptyBoards struct {
+	tmpl map[[2]int]*engine.Board
+}
+
+// board returns a new empty board of size n under rule r.
+func (e *emptyBoards) board(n int, r engine.Rule) (*engine.Board, error) {
+	k := [2]int{n, int(r)}
+	if t, ok := e.tmpl[k]; ok {
+		return t.Clone(), nil
+	}
+	t, err := engine.NewBoard(n, r)
+	if err != nil {
+		return nil, err
+	}
+	if e.tmpl == nil {
+		e.tmpl = map[[2]int]*engine.Board{}
+	}
+	e.tmpl[k] = t
+	return t.Clone(), nil
 }

@@ -93,11 +93,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case notFound != "":
 		fmt.Fprintf(stderr, "gomoku: no command %q; see gomoku --help\n", notFound)
 		return exitUsage
+	case err == nil:
+		// the command did all its work: a Ctrl-C that came after the last
+		// write (book build's, say) changes nothing, and a retry would
+		// do the work twice
+		return exitOK
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "gomoku: interrupted")
 		return exitInterrupted
-	case err == nil:
-		return exitOK
 	case errors.Is(err, errOutput):
 		fmt.Fprintf(stderr, "gomoku: %v\n", err)
 		return exitError

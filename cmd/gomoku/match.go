@@ -62,6 +62,9 @@ func runMatch(c *cli.Context) error {
 	if c.Duration("time") <= 0 || c.Int("games") < 1 {
 		return usagef("--time and --games must be positive")
 	}
+	if err := checkMemory(c.Int("memory")); err != nil {
+		return err
+	}
 	var players [2]*matchPlayer
 	for i, n := range names {
 		s, err := newSearcher(strings.TrimSpace(n), c.Int("threads"), c.Int("memory"))

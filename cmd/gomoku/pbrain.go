@@ -56,7 +56,11 @@ type brainEngine struct {
 
 // Configure notes the settings; the tables are rebuilt at the next Think
 // when the memory changed, the searcher when either changed.
+// The memory is clamped to three quarters of the machine's (INFO
+// max_memory 1099511627776 asked for a terabyte).
 func (e *brainEngine) Configure(s gomocup.Settings) {
+	s.MemoryMiB = clampMemory(s.MemoryMiB)
+	s.Threads = max(1, min(s.Threads, maxThreads))
 	if s.Threads != e.settings.Threads {
 		e.searcher = nil
 	}
@@ -95,3 +99,6 @@ func (e *brainEngine) Think(ctx context.Context, req gomocup.Request) (gomocup.R
 func (e *brainEngine) Quick(b *engine.Board, c engine.Color) engine.Point {
 	return play.QuickMove(b, c)
 }
+
+// maxThreads bounds the search goroutines a manager or a flag may ask for.
+const maxThreads = 256

@@ -106,6 +106,12 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			c.Int("threat-limit") < 0 {
 			return usagef("--limit, --threat-limit, --nodes and --time must not be negative, --memory at least 1")
 		}
+		if c.Int("threat-limit") > solver.MaxThreatLimit {
+			return usagef("--threat-limit %d: at most %d", c.Int("threat-limit"), solver.MaxThreatLimit)
+		}
+		if err := checkMemory(c.Int("memory")); err != nil {
+			return err
+		}
 		slv := solver.NewSolver(c.Int("memory"))
 		slv.VCF.Shortest = c.Bool("shortest")
 		if dir := c.String("tt"); dir != "" {

@@ -138,3 +138,33 @@ func TestBestNeverForbidden(t *testing.T) {
 		t.Errorf("QuickMove chose the forbidden point j8")
 	}
 }
+
+// TestBestLostPosition: a side that cannot stop the opponent's open four
+// still gets moves to play, legal and valued as losses, from either
+// search (MCTS answered "no legal move"; issue 37, item 18).
+func TestBestLostPosition(t *testing.T) {
+	for name, s := range searchers() {
+		b, err := engine.NewBoard(15, engine.Freestyle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c, list := range [2][]string{{"d8", "e8", "f8", "g8"}, {"a1", "o15", "a15"}} {
+			for _, p := range list {
+				q, _ := engine.ParsePoint(p, 15)
+				if err := b.Put(q, engine.Color(c+1)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		rep, err := Best(context.Background(), solver.NewSolver(64), b, engine.White, s,
+			solver.Limits{Time: 300 * time.Millisecond}, 3, nil)
+		if err != nil || rep.Kind != KindLost || len(rep.Moves) == 0 {
+			t.Fatalf("%s: %v, kind %s, %d moves", name, err, rep.Kind, len(rep.Moves))
+		}
+		for _, m := range rep.Moves {
+			if !b.Legal(engine.White, m.Move) || m.Value != 0 {
+				t.Errorf("%s: move %v, value %.2f", name, m.Move, m.Value)
+			}
+		}
+	}
+}

@@ -267,7 +267,10 @@ func (m *MCTS) report(multipv int) SearchReport {
 		if k.n > 0 {
 			ms.Value = k.w / float64(k.n)
 		}
-		switch k.proven {
+		if m.root.proven == 1 && k.proven == 0 {
+			ms.Proven = -1 // the root is lost: so is every move from it
+		}
+		switch ms.Proven {
 		case 1:
 			ms.Value = 1
 		case -1:
@@ -498,6 +501,15 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 				break
 			}
 		}
+		w.cands = candidates(b, s, w.cands[:0], w.seen)
+		if len(rootMoves) > 0 {
+			w.cands = slices.DeleteFunc(w.cands, func(p engine.Point) bool { return !slices.Contains(rootMoves, p) })
+		}
+		moves = w.cands
+	}
+	if proven != 0 && node == w.m.root && !b.LastMoveWon() {
+		// a lost root still reports moves to play: the blocks of the
+		// opponent's five-points first (by H below), then the others
 		w.cands = candidates(b, s, w.cands[:0], w.seen)
 		if len(rootMoves) > 0 {
 			w.cands = slices.DeleteFunc(w.cands, func(p engine.Point) bool { return !slices.Contains(rootMoves, p) })

@@ -17,6 +17,7 @@ package gomocup
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -101,12 +102,24 @@ func (br *Brain) say(format string, args ...any) {
 func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 	lines := make(chan string)
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
+		defer close(lines)
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := readLine(r, MaxLine)
+			if errors.Is(err, errLongLine) {
+				line = longLine
+			} else if err != nil && line == "" {
+				return
+			}
+			select {
+			case lines <- line:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil && !errors.Is(err, errLongLine) {
+				return
+			}
 		}
-		close(lines)
 	}()
 	for {
 		var line string
@@ -119,9 +132,53 @@ func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 		if !ok {
 			return nil
 		}
+		if line == longLine {
+			br.say("ERROR a line longer than %d bytes was dropped", MaxLine)
+			continue
+		}
 		if br.command(ctx, strings.TrimSpace(line)) {
 			return nil
 		}
+	}
+}
+
+// MaxLine is the longest command line read, in bytes; a longer one is
+// dropped whole (up to its line end) and answered with ERROR.
+const MaxLine = 1 << 20
+
+// errLongLine: a line longer than the limit; longLine stands for it on the
+// channel (a NUL never reaches a command).
+var errLongLine = errors.New("line too long")
+
+const longLine = "\x00long"
+
+// readLine reads one line without its line end, at most limit bytes: a
+// longer line is read to its end and dropped, with errLongLine. At the end
+// of the input it returns the last line (if any) with io.EOF.
+func readLine(r *bufio.Reader, limit int) (string, error) {
+	var buf []byte
+	long := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !long {
+			if len(buf)+len(chunk) > limit+2 { // room for "\r\n"
+				long, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case long:
+			if err == nil {
+				return "", errLongLine
+			}
+			return "", err
+		case err != nil:
+			return strings.TrimRight(string(buf), "\r\n"), err
+		}
+		return strings.TrimRight(string(buf), "\r\n"), nil
 	}
 }
 
@@ -131,6 +188,9 @@ func (br *Brain) command(ctx context.Context, line string) bool {
 		return false
 	}
 	if br.boardCmd != "" {
+		if strings.EqualFold(line, "END") {
+			return true // END ends, even inside a BOARD
+		}
 		br.boardLine(ctx, line)
 		return false
 	}

@@ -3,6 +3,7 @@ package gomocup
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -222,4 +223,67 @@ func TestBrainNeverLate(t *testing.T) {
 	if len(f.asked) != 2 || f.asked[0].Time >= 300*time.Millisecond || f.asked[0].ToMove != engine.Black {
 		t.Errorf("requests %+v", f.asked)
 	}
+}
+
+// TestBrainHostileLines: a line over MaxLine is answered with ERROR and the
+// brain goes on (it used to stop answering); END inside an unfinished
+// BOARD ends the session (issue 37, items 8 and 23).
+func TestBrainHostileLines(t *testing.T) {
+	s := newSession(t, &fakeEngine{}, time.Second)
+	s.ask("START 15")
+	got, _ := s.ask(strings.Repeat("x", MaxLine+10))
+	if !strings.HasPrefix(got, "ERROR a line longer") {
+		t.Errorf("a long line: %q", got)
+	}
+	if got, _ := s.ask("ABOUT"); got != `name="fake"` {
+		t.Errorf("after the long line: %q", got)
+	}
+	s.send("BOARD", "7,7,1")
+	s.send("END")
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("END inside BOARD did not end the session")
+	}
+}
+
+// TestReadLine checks line ends, a last line without one, and the limit.
+func TestReadLine(t *testing.T) {
+	r := bufio.NewReaderSize(strings.NewReader("a\r\nbb\n"+strings.Repeat("c", 100)+"\nlast"), 16)
+	for _, want := range []struct {
+		line string
+		err  error
+	}{{"a", nil}, {"bb", nil}, {"", errLongLine}, {"last", io.EOF}} {
+		line, err := readLine(r, 50)
+		if line != want.line || !errors.Is(err, want.err) && err != want.err {
+			t.Errorf("got %q, %v; want %q, %v", line, err, want.line, want.err)
+		}
+	}
+}
+
+// FuzzBrain feeds the protocol loop arbitrary command lines: it must never
+// panic, answer every BEGIN, TURN or finished BOARD with a legal move or
+// an ERROR, and end at END.
+func FuzzBrain(f *testing.F) {
+	for _, seed := range []string{
+		"START 15\nBEGIN\nTURN 7,8\n",
+		"START 15\nINFO rule 4\nBOARD\n7,7,1\n8,8,2\nDONE\nYXSHOWFORBID\n",
+		"START 20\nYXBOARD\n1,1,1\nDONE\nYXNBEST 3\n",
+		"RECTSTART 15,15\nTAKEBACK 3,3\nINFO max_memory 1099511627776\nINFO thread_num 99999\nTURN -1,-1\n",
+		"START 15\nBOARD\n7,7,1\nEND\n", "ABOUT\nRESTART\nSTART x\nBEGIN\nBEGIN\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out strings.Builder
+		br := NewBrain(&out, &fakeEngine{}, Options{TurnTime: 50 * time.Millisecond, Settings: Settings{MemoryMiB: 16, Threads: 1}})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := br.Serve(ctx, strings.NewReader(string(data)+"\nEND\n")); err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	})
 }
