@@ -214,6 +214,21 @@ func TestStoreAndBookKinds(t *testing.T) {
 			t.Errorf("book merge --book BM %s: exit %d %q", self, code, errOut)
 		}
 	}
+	// book export to standard output, and a failed export leaves nothing
+	code, lib, errOut := gomoku(t, "", "book", "export", "--book", bk, "--rule", "freestyle", "-")
+	if code != exitOK || !strings.HasPrefix(lib, "\xffRenLib\xff") || !strings.Contains(errOut, "-: ") {
+		t.Errorf("book export -: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("book export - wrote a file named -")
+	}
+	bad := filepath.Join(dir, "no-such-dir", "out.lib")
+	if code, _, _ := gomoku(t, "", "book", "export", "--book", bk, "--rule", "freestyle", bad); code != exitError {
+		t.Errorf("export into a missing directory: exit %d", code)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("a failed export left a file")
+	}
 	// item 20: the threat limit and a checkable proof from the store
 	for run := range 2 {
 		p := filepath.Join(dir, fmt.Sprintf("proof%d.jsonl", run))
