@@ -281,6 +281,8 @@ func TestFormats(t *testing.T) {
 			detectAs: MoveList},
 		{name: "offset opening", in: "0,0, 1,0, 1,3\n", n: 1, black: []string{"h8", "i5"}, white: []string{"i8"},
 			toMove: engine.White, rule: engine.Renju, size: 15, detectAs: MoveList},
+		{name: "offset opening with a comment", in: "0,0, 1,0, 1,3 # from 001.psq\n", n: 1, black: []string{"h8", "i5"},
+			white: []string{"i8"}, toMove: engine.White, rule: engine.Renju, size: 15, detectAs: MoveList},
 		{name: "diagram with labels", detectAs: Diagram, in: "" +
 			"   A B C D E\n" +
 			" 5 . . . . . 5\n" +

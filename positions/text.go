@@ -448,6 +448,7 @@ func (st *textState) diagram(rows [][]byte, rowLines []int, index int) (*Positio
 // offsetLine reports whether a line is a Gomocup offset opening: four or
 // more comma-separated integers, in pairs.
 func offsetLine(line string) bool {
+	line, _, _ = strings.Cut(line, "#") // a trailing comment
 	f := strings.Split(strings.TrimRight(line, ", "), ",")
 	if len(f) < 4 || len(f)%2 != 0 {
 		return false
@@ -465,6 +466,7 @@ func offsetLine(line string) bool {
 func (st *textState) offsets(raw string, line, index int) (*Position, error) {
 	var sb strings.Builder
 	var cols []int
+	raw, _, _ = strings.Cut(raw, "#") // a trailing comment
 	fields := strings.Split(raw, ",")
 	off := 0
 	for i := 0; i+1 < len(fields); i += 2 {

@@ -28,7 +28,7 @@ func TestLayout(t *testing.T) {
 		"book":                  {"engine", "solver/store"},
 		"cmd/internal/gomocup":  {"engine"},
 		"cmd/gomoku": {"engine", "positions", "solver", "solver/proof", "solver/store", "solver/play", "book",
-			"cmd/internal/gomocup"},
+			"cmd/internal/gomocup", "cmd/internal/match"},
 	}
 	root := datatest.ModuleRoot(t)
 	// every package of the module is listed

@@ -4,178 +4,236 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/google/shlex"
 	"github.com/urfave/cli/v2"
 
+	"gomoku/cmd/internal/match"
 	"gomoku/engine"
 	"gomoku/positions"
-	"gomoku/solver"
-	"gomoku/solver/play"
 )
 
 func matchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "match",
-		Usage:     "play two engines against each other from a file of openings, each opening twice with colours swapped",
-		ArgsUsage: "OPENINGS (a file of openings in any input format, e.g. Gomocup offset lines)",
-		Description: "Each move is chosen as `gomoku best` chooses it, with the engine's own tables, within --time. Prints one\n" +
-			"line per game and a score table (a win 1, a draw 1/2). An illegal move or a renju forbidden move loses.",
+		Usage:     "play two Gomocup brains against each other from a file of openings, each opening twice with colours swapped",
+		ArgsUsage: "OPENINGS (a file of openings in any input format, e.g. Gomocup offset lines; - for none)",
+		Description: "Runs any two brains that speak the Gomocup/Piskvork protocol (--engine, twice), or this program's own\n" +
+			"searches (--engines mcts,ab), and judges every game by the rule: a five (exactly five where the rule wants\n" +
+			"it), a renju forbidden move, an illegal or unreadable answer, a late move (beyond the limit and the\n" +
+			"tolerance) and a crash lose; a full board is a draw. Prints a line per game, then the score of the first\n" +
+			"engine with its Elo difference and 95% interval; --sprt stops once the test decides. --out keeps every\n" +
+			"game as .psq and .sgf.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "engines", Value: "mcts,ab", Usage: "the two engines, comma-separated: mcts or ab"},
-			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Value: 200 * time.Millisecond, Usage: "time per move"},
-			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 20, Usage: "games to play (openings are used in turn, two games each)"},
+			&cli.StringSliceFlag{Name: "engine", Aliases: []string{"e"},
+				Usage: "a brain's command line, NAME=CMD ARGS or CMD ARGS (given twice; quotes as in a shell)"},
+			&cli.StringFlag{Name: "engines", Usage: "this program's own brains instead, comma-separated: mcts, ab"},
+			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time per move (INFO timeout_turn), e.g. 300ms"},
+			&cli.StringFlag{Name: "tc", Usage: "match clock per side and increment, e.g. 180s+0 (INFO timeout_match, time_left)"},
+			&cli.DurationFlag{Name: "tolerance", Value: 50 * time.Millisecond, Usage: "how late a move may be before it loses on time"},
+			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Usage: "games to play (0: two per opening)"},
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Value: "freestyle", Usage: "rule: freestyle, standard or renju"},
-			&cli.IntFlag{Name: "size", Value: engine.DefaultSize, Usage: "board size of openings that do not state one"},
-			&cli.IntFlag{Name: "threads", Value: 1, Usage: "MCTS goroutines per engine"},
-			&cli.IntFlag{Name: "memory", Value: 128, Usage: "tables per engine, MiB"},
-			&cli.BoolFlag{Name: "moves", Usage: "print each game's moves after its result line"},
+			&cli.IntFlag{Name: "size", Value: engine.DefaultSize, Usage: "board size"},
+			&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, Value: 1, Usage: "games played at once"},
+			&cli.IntFlag{Name: "threads", Value: 1, Usage: "INFO thread_num for each brain (0: not sent)"},
+			&cli.IntFlag{Name: "memory", Value: 128, Usage: "INFO max_memory for each brain, MiB (0: not sent)"},
+			&cli.StringFlag{Name: "sprt", Usage: "stop early by a sequential test of elo0,elo1 (alpha = beta = 0.05), e.g. 0,20"},
+			&cli.StringFlag{Name: "out", Usage: "write every game to `DIR` as NNN.psq and NNN.sgf"},
 		},
 		Action: runMatch,
 	}
 }
 
-// matchPlayer is one engine of a match, with its own tables.
-type matchPlayer struct {
-	name     string
-	slv      *solver.Solver
-	searcher play.Searcher
-	score    float64
-	wins     [3]int // by colour: index engine.Black, engine.White
-	losses   [3]int
-	draws    int
+// parseEngine reads a --engine value: NAME=CMD ARGS or CMD ARGS, split as
+// a shell splits words. The name defaults to the command's base name.
+func parseEngine(s string) (match.EngineSpec, error) {
+	var spec match.EngineSpec
+	first, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	if name, rest, ok := strings.Cut(s, "="); ok && !strings.ContainsAny(name, " /\\\"'") && strings.Contains(first, "=") {
+		spec.Name, s = name, rest
+	}
+	argv, err := shlex.Split(s)
+	if err != nil || len(argv) == 0 {
+		return spec, usagef("--engine %q: not a command line", s)
+	}
+	spec.Argv = argv
+	if spec.Name == "" {
+		spec.Name = strings.TrimSuffix(filepath.Base(argv[0]), ".exe")
+	}
+	return spec, nil
+}
+
+// ownEngine is this program's pbrain with one search.
+func ownEngine(name string) (match.EngineSpec, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return match.EngineSpec{}, err
+	}
+	switch name {
+	case "mcts", "ab":
+	default:
+		return match.EngineSpec{}, usagef("--engines: %q is not mcts or ab", name)
+	}
+	return match.EngineSpec{Name: name, Argv: []string{self, "pbrain", "--engine", name}}, nil
+}
+
+// parseTC reads a match clock "180s+0" or "180+0" (seconds when no unit).
+func parseTC(s string) (total, inc time.Duration, err error) {
+	a, b, _ := strings.Cut(s, "+")
+	dur := func(v string) (time.Duration, error) {
+		if v == "" {
+			return 0, nil
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return time.Duration(f * float64(time.Second)), nil
+		}
+		return time.ParseDuration(v)
+	}
+	if total, err = dur(a); err != nil || total <= 0 {
+		return 0, 0, usagef("--tc %q: want TOTAL+INCREMENT, e.g. 180s+0", s)
+	}
+	if inc, err = dur(b); err != nil || inc < 0 {
+		return 0, 0, usagef("--tc %q: bad increment", s)
+	}
+	return total, inc, nil
 }
 
 func runMatch(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return usagef("match wants one file of openings")
+		return usagef("match wants one file of openings (- for none)")
 	}
 	rule, err := engine.ParseRule(c.String("rule"))
 	if err != nil {
 		return usageError{err}
 	}
-	names := strings.Split(c.String("engines"), ",")
-	if len(names) != 2 {
-		return usagef("--engines wants two names, e.g. mcts,ab")
-	}
-	if c.Duration("time") <= 0 || c.Int("games") < 1 {
-		return usagef("--time and --games must be positive")
-	}
-	if err := checkMemory(c.Int("memory")); err != nil {
-		return err
-	}
-	var players [2]*matchPlayer
-	for i, n := range names {
-		s, err := newSearcher(strings.TrimSpace(n), c.Int("threads"), c.Int("memory"))
+	cfg := match.Config{Rule: rule, Size: c.Int("size"), TurnTime: c.Duration("time"), Tolerance: c.Duration("tolerance"),
+		Games: c.Int("games"), Concurrency: c.Int("concurrency"), Threads: c.Int("threads"), MemoryMiB: c.Int("memory"),
+		OutDir: c.String("out"), Log: c.App.Writer}
+	var specs []match.EngineSpec
+	for _, e := range c.StringSlice("engine") {
+		spec, err := parseEngine(e)
 		if err != nil {
 			return err
 		}
-		players[i] = &matchPlayer{name: strings.TrimSpace(n), slv: solver.NewSolver(c.Int("memory")), searcher: s}
+		specs = append(specs, spec)
 	}
-	if players[0].name == players[1].name {
-		players[1].name += "'"
+	if s := c.String("engines"); s != "" {
+		for _, n := range strings.Split(s, ",") {
+			spec, err := ownEngine(strings.TrimSpace(n))
+			if err != nil {
+				return err
+			}
+			specs = append(specs, spec)
+		}
 	}
-	name := c.Args().First()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return err
+	if len(specs) != 2 {
+		return usagef("a match wants two engines (--engine twice, or --engines a,b); got %d", len(specs))
 	}
-	opt := positions.DefaultOptions
-	opt.Size = c.Int("size")
-	openings, errs := positions.Parse(name, data, positions.Auto, opt)
-	for _, e := range errs {
-		fmt.Fprintf(c.App.ErrWriter, "gomoku: %v (skipped)\n", e)
+	if specs[0].Name == specs[1].Name {
+		specs[0].Name, specs[1].Name = specs[0].Name+"#1", specs[1].Name+"#2"
 	}
-	if len(openings) == 0 {
-		return fmt.Errorf("%s: no openings", name)
+	cfg.Engines = [2]match.EngineSpec{specs[0], specs[1]}
+	if tc := c.String("tc"); tc != "" {
+		if cfg.MatchTime, cfg.Increment, err = parseTC(tc); err != nil {
+			return err
+		}
+	}
+	if cfg.TurnTime <= 0 && cfg.MatchTime <= 0 {
+		return usagef("give a time control: --time per move, or --tc for a match clock")
+	}
+	if s := c.String("sprt"); s != "" {
+		a, b, ok := strings.Cut(s, ",")
+		e0, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		e1, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+		if !ok || err1 != nil || err2 != nil || e1 <= e0 {
+			return usagef("--sprt %q: want elo0,elo1 with elo0 < elo1", s)
+		}
+		cfg.SPRT = &match.SPRT{Elo0: e0, Elo1: e1}
+	}
+	if name := c.Args().First(); name != "-" {
+		data, err := readSource(name, c.App.Reader)
+		if err != nil {
+			return err
+		}
+		opt := positions.DefaultOptions
+		opt.Rule, opt.Size = rule, cfg.Size
+		ps, errs := positions.Parse(name, data, positions.Auto, opt)
+		for _, e := range errs {
+			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v (skipped)\n", e)
+		}
+		for _, p := range ps {
+			if len(p.Moves) != len(p.Black)+len(p.White) || p.Size != cfg.Size {
+				fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: not an opening of %dx%d in move order (skipped)\n", p.Label(), cfg.Size, cfg.Size)
+				continue
+			}
+			cfg.Openings = append(cfg.Openings, match.Opening{Name: fmt.Sprintf("%s#%d", filepath.Base(p.Source), p.Index),
+				Moves: p.Moves})
+		}
+		if len(cfg.Openings) == 0 {
+			return fmt.Errorf("%s: no opening", name)
+		}
+	}
+	tcText := fmt.Sprintf("%v per move", cfg.TurnTime)
+	if cfg.MatchTime > 0 {
+		tcText = fmt.Sprintf("%v+%v per game", cfg.MatchTime, cfg.Increment)
+		if cfg.TurnTime > 0 {
+			tcText += fmt.Sprintf(", %v per move", cfg.TurnTime)
+		}
 	}
 	out := c.App.Writer
-	lim := solver.Limits{Time: c.Duration("time"), MemoryMiB: c.Int("memory")}
-	fmt.Fprintf(out, "match: %s vs %s, %v, %v per move, %d games\n", players[0].name, players[1].name, rule,
-		c.Duration("time"), c.Int("games"))
-	for g := 0; g < c.Int("games"); g++ {
-		op := openings[(g/2)%len(openings)]
-		first := players[g%2] // the engine moving first after the opening
-		second := players[1-g%2]
-		b, err := op.Board(rule)
-		if err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: %v (skipped)\n", op.Label(), err)
-			continue
-		}
-		toMove := op.ToMove
-		byColour := map[engine.Color]*matchPlayer{toMove: first, toMove.Opponent(): second}
-		winner, why, plies, err := playGame(c, b, toMove, byColour, lim)
-		if err != nil {
-			return err
-		}
-		black, white := byColour[engine.Black], byColour[engine.White]
-		result := "draw"
-		switch winner {
-		case engine.Empty:
-			black.draws++
-			white.draws++
-			black.score += 0.5
-			white.score += 0.5
-		default:
-			w, l := byColour[winner], byColour[winner.Opponent()]
-			w.score++
-			w.wins[winner]++
-			l.losses[winner.Opponent()]++
-			result = winner.String() + " (" + w.name + ") wins"
-		}
-		fmt.Fprintf(out, "game %2d  %s#%d  black %-5s white %-5s  %s by %s after %d moves\n", g+1,
-			filepath.Base(op.Source), op.Index,
-			black.name, white.name, result, why, plies)
-		if c.Bool("moves") {
-			var sb strings.Builder
-			for i := range b.Stones() {
-				m, _ := b.Move(i)
-				if i > 0 {
-					sb.WriteByte(' ')
-				}
-				sb.WriteString(m.String())
-			}
-			fmt.Fprintf(out, "  moves: %s\n", sb.String())
-		}
+	fmt.Fprintf(out, "match: %s vs %s, %v %dx%d, %s, tolerance %v\n", cfg.Engines[0].Name, cfg.Engines[1].Name, rule,
+		cfg.Size, cfg.Size, tcText, cfg.Tolerance)
+	res, runErr := match.Run(c.Context, cfg)
+	if res == nil {
+		return runErr
 	}
-	fmt.Fprintf(out, "\n| engine | score | wins as black | wins as white | losses as black | losses as white | draws |\n|---|---|---|---|---|---|---|\n")
-	for _, p := range players {
-		fmt.Fprintf(out, "| %s | %.1f / %d | %d | %d | %d | %d | %d |\n", p.name, p.score, c.Int("games"),
-			p.wins[engine.Black], p.wins[engine.White], p.losses[engine.Black], p.losses[engine.White], p.draws)
-	}
-	return nil
+	writeMatchSummary(out, &cfg, res)
+	return runErr
 }
 
-// playGame plays from b, c to move, until a five, a full board, or an
-// illegal move (which loses). It returns the winner (Empty for a draw), how
-// the game ended and the moves played.
-func playGame(c *cli.Context, b *engine.Board, toMove engine.Color, byColour map[engine.Color]*matchPlayer,
-	lim solver.Limits) (engine.Color, string, int, error) {
-	plies := 0
-	for s := toMove; ; s = s.Opponent() {
-		if err := c.Context.Err(); err != nil {
-			return 0, "", plies, err
+// writeMatchSummary prints the score table, the Elo difference and the
+// SPRT's state.
+func writeMatchSummary(w interface{ Write([]byte) (int, error) }, cfg *match.Config, res *match.Result) {
+	type tally struct{ winB, winW, lossB, lossW, draws int }
+	var t [2]tally
+	reasons := map[string]int{}
+	for _, g := range res.Games {
+		switch g.Winner {
+		case engine.Black:
+			t[g.Black].winB++
+			t[g.White].lossW++
+		case engine.White:
+			t[g.White].winW++
+			t[g.Black].lossB++
+		default:
+			t[0].draws++
+			t[1].draws++
 		}
-		if b.Stones() >= b.Size()*b.Size() {
-			return engine.Empty, "full board", plies, nil
+		reasons[g.Reason]++
+	}
+	n := len(res.Games)
+	fmt.Fprintf(w, "\n| engine | score | wins as black | wins as white | losses as black | losses as white | draws |\n|---|---|---|---|---|---|---|\n")
+	for i, e := range cfg.Engines {
+		score := float64(t[i].winB+t[i].winW) + float64(t[i].draws)/2
+		fmt.Fprintf(w, "| %s | %.1f / %d | %d | %d | %d | %d | %d |\n", e.Name, score, n, t[i].winB, t[i].winW,
+			t[i].lossB, t[i].lossW, t[i].draws)
+	}
+	elo, lo, hi := res.Stats.Elo()
+	fmt.Fprintf(w, "\n%s vs %s: %d-%d-%d (W-L-D), score %.1f%%, Elo %+.0f [%+.0f, %+.0f] (95%%)\n",
+		cfg.Engines[0].Name, cfg.Engines[1].Name, res.Stats.Wins, res.Stats.Losses, res.Stats.Draws,
+		100*res.Stats.Score(), elo, lo, hi)
+	var rs []string
+	for _, r := range []string{"five", "forbidden move", "illegal move", "bad answer", "timeout", "crash", "full board"} {
+		if reasons[r] > 0 {
+			rs = append(rs, fmt.Sprintf("%s %d", r, reasons[r]))
 		}
-		p := byColour[s]
-		rep, err := play.Best(c.Context, p.slv, b, s, p.searcher, lim, 1, nil)
-		m := engine.NoPoint
-		if err == nil && len(rep.Moves) > 0 {
-			m = rep.Moves[0].Move
-		}
-		if m == engine.NoPoint || !b.Legal(s, m) {
-			m = play.QuickMove(b, s)
-		}
-		if m == engine.NoPoint || !b.Legal(s, m) {
-			return s.Opponent(), "no legal move", plies, nil
-		}
-		b.Play(m, s)
-		plies++
-		if b.LastMoveWon() {
-			return s, "five", plies, nil
-		}
+	}
+	fmt.Fprintf(w, "games ended by: %s\n", strings.Join(rs, ", "))
+	if res.SPRT != nil {
+		fmt.Fprintf(w, "SPRT elo0 %g elo1 %g: LLR %.2f [%.2f, %.2f], %v\n", res.SPRT.Elo0, res.SPRT.Elo1, res.SPRT.LLR,
+			res.SPRT.Lower, res.SPRT.Upper, res.SPRT.Verdict)
 	}
 }

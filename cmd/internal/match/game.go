@@ -1,0 +1,268 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gomoku/cmd/internal/gomocup"
+	"gomoku/engine"
+)
+
+// GameResult is one game: who played which colour, the moves, who won and
+// why.
+type GameResult struct {
+	// Index is the game's number in the match, from 0; Opening names its
+	// opening.
+	Index   int
+	Opening string
+	// Black and White are the indexes (0 or 1) of the engines that played
+	// those colours.
+	Black, White int
+	// Winner is the winning colour, engine.Empty for a draw.
+	Winner engine.Color
+	// Reason says how the game ended: "five", "forbidden move",
+	// "illegal move", "timeout", "crash", "full board", "bad answer".
+	Reason string
+	// Detail is the loser's offending answer or error, if any.
+	Detail string
+	// Moves are all the moves, the opening's first; OpeningLen of them
+	// are the opening's. Times are the milliseconds each engine move took
+	// (0 for the opening's).
+	Moves      []engine.Point
+	OpeningLen int
+	Times      []int64
+	// TimeLeft is each engine's clock at the end (by engine index), when
+	// the match had a clock.
+	TimeLeft [2]time.Duration
+	// Note holds anything odd about the game (records not written).
+	Note string
+}
+
+// Score0 returns Engines[0]'s score in the game: 1, 0.5 or 0.
+func (g *GameResult) Score0() float64 {
+	switch {
+	case g.Winner == engine.Empty:
+		return 0.5
+	case g.Winner == engine.Black && g.Black == 0, g.Winner == engine.White && g.White == 0:
+		return 1
+	}
+	return 0
+}
+
+// Line is the game's result line for the log.
+func (g *GameResult) Line(cfg *Config) string {
+	res := "draw"
+	if g.Winner != engine.Empty {
+		w := g.Black
+		if g.Winner == engine.White {
+			w = g.White
+		}
+		res = fmt.Sprintf("%s (%s) wins", g.Winner, cfg.Engines[w].Name)
+	}
+	s := fmt.Sprintf("game %3d  %-14s black %-10s white %-10s  %s by %s after %d moves", g.Index+1, g.Opening,
+		cfg.Engines[g.Black].Name, cfg.Engines[g.White].Name, res, g.Reason, len(g.Moves))
+	if g.Detail != "" {
+		s += " (" + g.Detail + ")"
+	}
+	if cfg.MatchTime > 0 {
+		s += fmt.Sprintf("  time left %s %.1fs, %s %.1fs", cfg.Engines[0].Name, g.TimeLeft[0].Seconds(),
+			cfg.Engines[1].Name, g.TimeLeft[1].Seconds())
+	}
+	return s
+}
+
+// seat is one engine in one game.
+type seat struct {
+	idx    int // engine index
+	colour engine.Color
+	client *gomocup.Client
+	told   int // moves the brain has been told of (0: none yet, BOARD next)
+	clock  time.Duration
+}
+
+// playGame plays game i from opening op; swapped puts Engines[0] on white.
+// Every failure of a brain is a loss for it, never an error of the match.
+func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool) (g GameResult) {
+	g = GameResult{Index: i, Opening: op.Name, Black: 0, White: 1, OpeningLen: len(op.Moves)}
+	if swapped {
+		g.Black, g.White = 1, 0
+	}
+	g.Moves = append(g.Moves, op.Moves...)
+	g.Times = make([]int64, len(op.Moves))
+	b, _ := engine.NewBoard(cfg.Size, cfg.Rule) // checked by Config.check
+	for j, m := range op.Moves {
+		b.Play(m, engine.Color(1+j%2))
+	}
+	seats := [3]*seat{}
+	seats[engine.Black] = &seat{idx: g.Black, colour: engine.Black, clock: cfg.MatchTime}
+	seats[engine.White] = &seat{idx: g.White, colour: engine.White, clock: cfg.MatchTime}
+	lose := func(c engine.Color, reason, detail string) GameResult {
+		g.Winner, g.Reason, g.Detail = c.Opponent(), reason, detail
+		return g
+	}
+	defer func() {
+		for _, c := range []engine.Color{engine.Black, engine.White} {
+			s := seats[c]
+			g.TimeLeft[s.idx] = s.clock
+			if s.client != nil {
+				_ = s.client.Close(2 * time.Second)
+			}
+		}
+	}()
+	// start both brains, each with START and the settings
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		s := seats[c]
+		spec := cfg.Engines[s.idx]
+		cl, err := gomocup.Start(spec.Name, spec.Argv, spec.Dir)
+		if err != nil {
+			return lose(c, "crash", "did not start: "+err.Error())
+		}
+		s.client = cl
+		if err := cl.Send("START %d", cfg.Size); err != nil {
+			return lose(c, "crash", err.Error())
+		}
+		ans, err := cl.Answer(time.Now().Add(cfg.StartTimeout))
+		if err != nil {
+			return lose(c, failure(err), "START: "+err.Error())
+		}
+		if !strings.HasPrefix(strings.ToUpper(ans), "OK") {
+			return lose(c, "bad answer", fmt.Sprintf("START answered %q", ans))
+		}
+		infos := []string{
+			fmt.Sprintf("INFO timeout_turn %d", cfg.TurnTime.Milliseconds()),
+			fmt.Sprintf("INFO timeout_match %d", cfg.MatchTime.Milliseconds()),
+			fmt.Sprintf("INFO rule %d", gomocup.RuleCode(cfg.Rule)),
+			"INFO game_type 1",
+		}
+		if cfg.MatchTime > 0 {
+			infos = append(infos, fmt.Sprintf("INFO time_left %d", cfg.MatchTime.Milliseconds()))
+		}
+		if cfg.MemoryMiB > 0 {
+			infos = append(infos, fmt.Sprintf("INFO max_memory %d", int64(cfg.MemoryMiB)<<20))
+		}
+		if cfg.Threads > 0 {
+			infos = append(infos, fmt.Sprintf("INFO thread_num %d", cfg.Threads))
+		}
+		for _, line := range infos {
+			if err := cl.Send("%s", line); err != nil {
+				return lose(c, "crash", err.Error())
+			}
+		}
+		// ABOUT, which every brain answers, waits until the brain has
+		// taken the settings (a transposition table sized by max_memory
+		// can take a while to clear), so that its first move's clock is
+		// not charged for it
+		if err := cl.Send("ABOUT"); err != nil {
+			return lose(c, "crash", err.Error())
+		}
+		if _, err := cl.Answer(time.Now().Add(cfg.StartTimeout)); err != nil {
+			return lose(c, failure(err), "ABOUT: "+err.Error())
+		}
+	}
+	toMove := engine.Color(1 + len(op.Moves)%2)
+	for {
+		if ctx.Err() != nil {
+			return lose(toMove, "cancelled", "")
+		}
+		if len(g.Moves) >= cfg.Size*cfg.Size {
+			g.Winner, g.Reason = engine.Empty, "full board"
+			return g
+		}
+		s := seats[toMove]
+		if cfg.MatchTime > 0 {
+			if err := s.client.Send("INFO time_left %d", max(0, s.clock.Milliseconds())); err != nil {
+				return lose(toMove, "crash", err.Error())
+			}
+		}
+		if err := ask(s, g.Moves, cfg.Size); err != nil {
+			return lose(toMove, "crash", err.Error())
+		}
+		limit := cfg.TurnTime
+		if cfg.MatchTime > 0 && (limit <= 0 || s.clock < limit) {
+			limit = max(s.clock, 0)
+		}
+		start := time.Now()
+		p, err := s.client.Move(start.Add(limit+cfg.Tolerance), cfg.Size)
+		took := time.Since(start)
+		switch {
+		case errors.Is(err, gomocup.ErrTimeout):
+			detail := fmt.Sprintf("no move within %v", limit+cfg.Tolerance)
+			if m := s.client.Messages(); len(m) > 0 {
+				detail += "; its last message: " + m[len(m)-1]
+			}
+			return lose(toMove, "timeout", detail)
+		case err != nil:
+			return lose(toMove, failure(err), err.Error())
+		}
+		if cfg.MatchTime > 0 {
+			s.clock -= took
+			if s.clock < -cfg.Tolerance {
+				return lose(toMove, "timeout", fmt.Sprintf("the clock ran out (%v over)", -s.clock))
+			}
+			s.clock += cfg.Increment
+		}
+		if cfg.TurnTime > 0 && took > cfg.TurnTime+cfg.Tolerance {
+			return lose(toMove, "timeout", fmt.Sprintf("%v for a move, limit %v", took.Round(time.Millisecond), cfg.TurnTime))
+		}
+		g.Times = append(g.Times, took.Milliseconds())
+		switch {
+		case b.At(p) != engine.Empty:
+			g.Moves = append(g.Moves, p)
+			return lose(toMove, "illegal move", fmt.Sprintf("%v is occupied", p))
+		case !b.Legal(toMove, p):
+			g.Moves = append(g.Moves, p)
+			return lose(toMove, "forbidden move", fmt.Sprintf("%v is %v", p, b.Forbidden(p)))
+		}
+		b.Play(p, toMove)
+		g.Moves = append(g.Moves, p)
+		s.told = len(g.Moves)
+		if b.LastMoveWon() {
+			g.Winner, g.Reason = toMove, "five"
+			return g
+		}
+		toMove = toMove.Opponent()
+	}
+}
+
+// failure names the loss a brain's error means.
+func failure(err error) string {
+	var bad *gomocup.BadAnswer
+	switch {
+	case errors.Is(err, gomocup.ErrTimeout):
+		return "timeout"
+	case errors.As(err, &bad):
+		return "bad answer"
+	}
+	return "crash"
+}
+
+// ask requests seat s's move: BEGIN on an empty board it has not seen,
+// BOARD with every stone (in move order, as Rapfi wants them) the first
+// time it is asked with stones on the board or when it has missed more
+// than the last move, TURN with the opponent's last move otherwise.
+func ask(s *seat, moves []engine.Point, size int) error {
+	switch {
+	case len(moves) == 0:
+		return s.client.Send("BEGIN")
+	case s.told > 0 && s.told == len(moves)-1:
+		return s.client.Send("TURN %s", gomocup.FormatPoint(moves[len(moves)-1], size))
+	}
+	lines := []string{"BOARD"}
+	for j, m := range moves {
+		field := 2
+		if engine.Color(1+j%2) == s.colour {
+			field = 1
+		}
+		lines = append(lines, fmt.Sprintf("%s,%d", gomocup.FormatPoint(m, size), field))
+	}
+	lines = append(lines, "DONE")
+	for _, l := range lines {
+		if err := s.client.Send("%s", l); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+// Package match is a tournament manager for Gomocup/Piskvork brains, as
+// c-gomoku-cli and cutechess-cli are for their protocols: it plays two
+// engines (any executables that speak the protocol, this program's own
+// pbrain among them) against each other from a set of openings, each
+// opening twice with colours swapped, judges every game by the project's
+// own rules, and reports the score with an Elo difference, its 95%
+// interval and, when asked, a sequential probability ratio test.
+//
+// What is implemented, and where:
+//   - match.go: Config, Run and the scheduler (games in parallel, stopping
+//     early when the SPRT decides); Result.
+//   - game.go: one game: starting the brains (cmd/internal/gomocup's
+//     Client), the opening as BOARD, TURN after that, the clocks (a limit
+//     per move, or a match clock with an increment, with a tolerance), and
+//     adjudication: a five (exactly five where the rule wants it), a renju
+//     forbidden move (loses), an illegal or unreadable answer (loses), a
+//     timeout or a crash (loses), a full board (a draw).
+//   - record.go: each game as a Piskvork .psq record and as SGF.
+//   - stats.go: the score, the Elo difference with its 95% interval
+//     (trinomial, the normal approximation cutechess-cli uses), and the
+//     GSPRT of fishtest (log-likelihood ratio of the Elo model).
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"gomoku/engine"
+)
+
+// EngineSpec is one engine of a match: a brain started as a process.
+type EngineSpec struct {
+	// Name labels the engine in results and records.
+	Name string
+	// Argv is the command line: the executable and its arguments.
+	Argv []string
+	// Dir is the working directory ("": the manager's).
+	Dir string
+}
+
+// Opening is a start position: moves from the empty board, black first.
+type Opening struct {
+	Name  string
+	Moves []engine.Point
+}
+
+// Config is a match.
+type Config struct {
+	// Engines are the two engines; results are from Engines[0]'s side.
+	Engines [2]EngineSpec
+	// Rule and Size are the game's (Size 0: 15).
+	Rule engine.Rule
+	Size int
+	// Openings are played in turn, each twice: Engines[0] black in the
+	// first game, white in the second.
+	Openings []Opening
+	// Games is the number of games (0: two per opening).
+	Games int
+	// TurnTime is the limit per move (INFO timeout_turn); 0 for none,
+	// when MatchTime must be set.
+	TurnTime time.Duration
+	// MatchTime is each side's clock for the game (INFO timeout_match,
+	// time_left before each move); 0 for none. Increment is added to a
+	// side's clock after each of its moves.
+	MatchTime, Increment time.Duration
+	// Tolerance is how late a move may be before it loses on time.
+	Tolerance time.Duration
+	// StartTimeout bounds a brain's answer to START (default 10 s).
+	StartTimeout time.Duration
+	// MemoryMiB and Threads are sent as INFO max_memory and thread_num
+	// (0: not sent).
+	MemoryMiB, Threads int
+	// Concurrency is the number of games played at once (default 1).
+	Concurrency int
+	// OutDir, when not "", receives each game as NNN.psq and NNN.sgf.
+	OutDir string
+	// SPRT, when not nil, stops the match once it accepts a hypothesis.
+	SPRT *SPRT
+	// Log, when not nil, gets a line per finished game.
+	Log io.Writer
+}
+
+// Result is a match's outcome.
+type Result struct {
+	Games []GameResult
+	// Stats is the score of Engines[0] against Engines[1].
+	Stats Stats
+	// SPRT is the test's state when one was asked for.
+	SPRT *SPRTState
+}
+
+// Run plays the match. It returns when all games are played, the SPRT
+// decides, or ctx is cancelled (the games under way are then abandoned and
+// not counted; the error is ctx's). Errors: an invalid Config.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	n := cfg.Games
+	if n == 0 {
+		n = 2 * len(cfg.Openings)
+	}
+	res := &Result{Games: make([]GameResult, 0, n)}
+	var mu sync.Mutex
+	done := make([]bool, n)
+	results := make([]GameResult, n)
+	next := 0
+	stop := false
+	if cfg.SPRT != nil {
+		res.SPRT = &SPRTState{SPRT: *cfg.SPRT}
+	}
+	var wg sync.WaitGroup
+	for range cfg.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if stop || next >= n || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				i := next
+				next++
+				mu.Unlock()
+				op := cfg.Openings[(i/2)%len(cfg.Openings)]
+				g := playGame(ctx, &cfg, i, op, i%2 == 1)
+				if ctx.Err() != nil {
+					return
+				}
+				if cfg.OutDir != "" {
+					if err := writeRecords(cfg.OutDir, &cfg, &g); err != nil && g.Note == "" {
+						g.Note = "records not written: " + err.Error()
+					}
+				}
+				mu.Lock()
+				results[i], done[i] = g, true
+				res.Stats.Add(g.Score0())
+				if cfg.Log != nil {
+					fmt.Fprintln(cfg.Log, g.Line(&cfg))
+				}
+				if res.SPRT != nil && res.SPRT.Update(res.Stats) != SPRTContinue {
+					stop = true
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if done[i] {
+			res.Games = append(res.Games, results[i])
+		}
+	}
+	return res, ctx.Err()
+}
+
+// check validates a config and fills its defaults.
+func (cfg *Config) check() error {
+	for i, e := range cfg.Engines {
+		if len(e.Argv) == 0 {
+			return fmt.Errorf("engine %d: no command", i+1)
+		}
+		if e.Name == "" {
+			cfg.Engines[i].Name = fmt.Sprintf("engine%d", i+1)
+		}
+	}
+	if cfg.Size == 0 {
+		cfg.Size = engine.DefaultSize
+	}
+	if cfg.Size < engine.MinSize || cfg.Size > engine.MaxSize {
+		return fmt.Errorf("board size %d: %w", cfg.Size, engine.ErrBadSize)
+	}
+	if len(cfg.Openings) == 0 {
+		cfg.Openings = []Opening{{Name: "empty"}}
+	}
+	if cfg.TurnTime <= 0 && cfg.MatchTime <= 0 {
+		return errors.New("no time control: give a time per move or a match clock")
+	}
+	if cfg.TurnTime < 0 || cfg.MatchTime < 0 || cfg.Increment < 0 || cfg.Tolerance < 0 || cfg.Games < 0 {
+		return errors.New("times and counts must not be negative")
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 1
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 10 * time.Second
+	}
+	for _, op := range cfg.Openings {
+		b, err := engine.NewBoard(cfg.Size, cfg.Rule)
+		if err != nil {
+			return err
+		}
+		for i, m := range op.Moves {
+			if err := b.Put(m, engine.Color(1+i%2)); err != nil {
+				return fmt.Errorf("opening %s: move %d: %w", op.Name, i+1, err)
+			}
+			if b.LastMoveWon() {
+				return fmt.Errorf("opening %s: a five at move %d", op.Name, i+1)
+			}
+		}
+	}
+	return nil
+}

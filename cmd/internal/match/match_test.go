@@ -1,0 +1,236 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gomoku/engine"
+	"gomoku/positions"
+)
+
+// TestMain turns the test binary into a fake brain when FAKE_BRAIN names a
+// behaviour (see fakeBrain).
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("FAKE_BRAIN"); mode != "" {
+		fakeBrain(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeBrain speaks the protocol on standard input and output. It plays the
+// first empty cell in reading order; by mode it misbehaves at its third
+// move: "good" never, "timeout" never answers, "crash" exits, "illegal"
+// answers an occupied cell, "late" answers after 700 ms, "garbage" answers
+// text, "forbidden" plays h8 on a renju board set up for a double-three
+// there.
+func fakeBrain(mode string) {
+	in := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	say := func(s string) { fmt.Fprintln(out, s); out.Flush() }
+	size := 15
+	var stones map[[2]int]bool
+	moves := 0
+	var board []string
+	move := func() {
+		moves++
+		if moves == 3 {
+			switch mode {
+			case "timeout":
+				return
+			case "crash":
+				os.Exit(3)
+			case "illegal":
+				for k := range stones {
+					say(fmt.Sprintf("%d,%d", k[0], k[1]))
+					return
+				}
+			case "late":
+				time.Sleep(700 * time.Millisecond)
+			case "garbage":
+				say("MESSAGE thinking hard")
+				say("hello there")
+				return
+			case "forbidden":
+				say("7,7")
+				return
+			}
+		}
+		for y := 0; y < size; y++ {
+			for x := 0; x < size; x++ {
+				if !stones[[2]int{x, y}] {
+					stones[[2]int{x, y}] = true
+					say(fmt.Sprintf("%d,%d", x, y))
+					return
+				}
+			}
+		}
+	}
+	for in.Scan() {
+		line := strings.TrimSpace(in.Text())
+		if board != nil {
+			if strings.EqualFold(line, "DONE") {
+				for _, s := range board {
+					var x, y, f int
+					fmt.Sscanf(s, "%d,%d,%d", &x, &y, &f)
+					stones[[2]int{x, y}] = true
+				}
+				board = nil
+				move()
+			} else {
+				board = append(board, line)
+			}
+			continue
+		}
+		cmd, arg, _ := strings.Cut(line, " ")
+		switch strings.ToUpper(cmd) {
+		case "START":
+			fmt.Sscanf(arg, "%d", &size)
+			stones = map[[2]int]bool{}
+			say("OK")
+		case "ABOUT":
+			say(`name="fake-` + mode + `"`)
+		case "BEGIN":
+			move()
+		case "TURN":
+			var x, y int
+			fmt.Sscanf(arg, "%d,%d", &x, &y)
+			stones[[2]int{x, y}] = true
+			move()
+		case "BOARD":
+			board = []string{}
+		case "END":
+			return
+		}
+	}
+}
+
+// fake returns an engine spec that runs the test binary as a fake brain.
+func fake(mode string) EngineSpec {
+	self, _ := os.Executable()
+	return EngineSpec{Name: mode, Argv: []string{"env", "FAKE_BRAIN=" + mode, self}}
+}
+
+// TestAdjudication plays each misbehaving fake brain against a good one,
+// with each colour: the misbehaving one must lose, for the right reason,
+// and never the good one.
+func TestAdjudication(t *testing.T) {
+	for _, tc := range []struct {
+		mode, reason string
+	}{
+		{"timeout", "timeout"}, {"crash", "crash"}, {"illegal", "illegal move"}, {"late", "timeout"},
+		{"garbage", "bad answer"},
+	} {
+		cfg := Config{Engines: [2]EngineSpec{fake("good"), fake(tc.mode)}, Rule: engine.Freestyle,
+			TurnTime: 300 * time.Millisecond, Tolerance: 50 * time.Millisecond, Games: 2, Concurrency: 2,
+			OutDir: t.TempDir()}
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Wins != 2 || len(res.Games) != 2 {
+			t.Errorf("%s: %+v", tc.mode, res.Stats)
+		}
+		for _, g := range res.Games {
+			if g.Reason != tc.reason {
+				t.Errorf("%s: game %d ended by %q (%s), want %q", tc.mode, g.Index, g.Reason, g.Detail, tc.reason)
+			}
+		}
+	}
+}
+
+// TestForbiddenMove: under renju a black brain that plays a double-three
+// loses by it.
+func TestForbiddenMove(t *testing.T) {
+	p := func(s string) engine.Point { q, _ := engine.ParsePoint(s, 15); return q }
+	// black g8 i8 h7 h9 with white far away: h8 is a double-three for black,
+	// black to move at its third move of the game (moves 1 and 2 are the
+	// fake's first empty cells in the top row)
+	op := Opening{Name: "double-three", Moves: []engine.Point{p("g8"), p("a3"), p("i8"), p("c3"), p("h7"), p("e3"), p("h9"), p("o3")}}
+	cfg := Config{Engines: [2]EngineSpec{fake("forbidden"), fake("good")}, Rule: engine.Renju, Openings: []Opening{op},
+		TurnTime: 300 * time.Millisecond, Tolerance: 50 * time.Millisecond, Games: 1}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := res.Games[0]; g.Reason != "forbidden move" || g.Winner != engine.White {
+		t.Errorf("game: %s by %s (%s)", g.Winner, g.Reason, g.Detail)
+	}
+}
+
+// TestRecordsReadBack: a game's .psq and .sgf read back with this
+// program's parsers to the moves played.
+func TestRecordsReadBack(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Engines: [2]EngineSpec{fake("good"), fake("good")}, Rule: engine.Freestyle, Games: 1,
+		TurnTime: 300 * time.Millisecond, Tolerance: 50 * time.Millisecond, OutDir: dir}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := res.Games[0]
+	if g.Reason != "five" || g.Winner != engine.Black {
+		t.Fatalf("game: %s by %s", g.Winner, g.Reason)
+	}
+	for _, ext := range []string{"psq", "sgf"} {
+		name := filepath.Join(dir, "001."+ext)
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := positions.DefaultOptions
+		opt.Rule = engine.Freestyle
+		ps, errs := positions.Parse(name, data, positions.Auto, opt)
+		if len(errs) != 0 || len(ps) != 1 || fmt.Sprint(ps[0].Moves) != fmt.Sprint(g.Moves) {
+			t.Errorf("%s: %v %v, want moves %v", ext, ps, errs, g.Moves)
+		}
+		if ext == "sgf" && ps[0].Result != "black" {
+			t.Errorf("sgf result %q", ps[0].Result)
+		}
+	}
+}
+
+// TestMatchClock: with a match clock and no limit per move, each brain's
+// time left is reported and a good brain does not lose on time.
+func TestMatchClock(t *testing.T) {
+	cfg := Config{Engines: [2]EngineSpec{fake("good"), fake("late")}, Rule: engine.Freestyle, Games: 2,
+		MatchTime: 5 * time.Second, Tolerance: 50 * time.Millisecond}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range res.Games {
+		if g.Reason == "timeout" {
+			t.Errorf("game %d: a timeout with 5 s on the clock", g.Index)
+		}
+		if g.TimeLeft[0] <= 0 || g.TimeLeft[0] > 5*time.Second || g.TimeLeft[1] > 5*time.Second-600*time.Millisecond {
+			t.Errorf("game %d: time left %v", g.Index, g.TimeLeft)
+		}
+	}
+}
+
+// TestStats checks the Elo arithmetic and the SPRT on known figures.
+func TestStats(t *testing.T) {
+	s := Stats{Wins: 60, Losses: 30, Draws: 10}
+	elo, lo, hi := s.Elo()
+	if elo < 100 || elo > 115 || lo >= elo || hi <= elo || lo < 20 || hi > 200 {
+		t.Errorf("60-30-10: Elo %.1f [%.1f, %.1f]", elo, lo, hi)
+	}
+	if got := EloOf(0.75); got < 190 || got > 192 {
+		t.Errorf("EloOf(0.75) = %.2f, want 190.85", got)
+	}
+	st := SPRTState{SPRT: SPRT{Elo0: 0, Elo1: 50}}
+	if v := st.Update(Stats{Wins: 300, Losses: 100, Draws: 0}); v != SPRTAcceptH1 {
+		t.Errorf("a 75%% score: %v (LLR %.2f)", v, st.LLR)
+	}
+	st = SPRTState{SPRT: SPRT{Elo0: 0, Elo1: 50}}
+	if v := st.Update(Stats{Wins: 100, Losses: 300, Draws: 0}); v != SPRTAcceptH0 {
+		t.Errorf("a 25%% score: %v (LLR %.2f)", v, st.LLR)
+	}
+}
