@@ -27,6 +27,7 @@ func TestLayout(t *testing.T) {
 		"solver/play":           {"engine", "solver", "solver/proof"},
 		"book":                  {"engine", "solver/store"},
 		"cmd/internal/gomocup":  {"engine"},
+		"cmd/internal/match":    {"engine", "cmd/internal/gomocup"},
 		"cmd/gomoku": {"engine", "positions", "solver", "solver/proof", "solver/store", "solver/play", "book",
 			"cmd/internal/gomocup", "cmd/internal/match"},
 	}
