@@ -44,7 +44,7 @@ type Board struct {
 	hash    uint64
 	sym     *[NumSymmetries][NumCells]Point
 	history []move
-	undoLog []uint64 // cell states overwritten by the moves in history, [:logLen], each with its cell at stCell
+	undoLog []Change // cell states overwritten by the moves in history, [:logLen], each with its cell at stCell
 	logLen  int
 
 	windows [NumDirs][2 * Stride][Stride]uint8 // window states, by window start (monomial.go)
@@ -114,7 +114,7 @@ const (
 var setMask = func() (m [256]uint8) {
 	for t := 0; t < 256; t++ {
 		c := Threat(t) &^ maybeForbidden
-		if c >= numThreats {
+		if c >= NumThreats {
 			continue
 		}
 		if c == ThreatFive {
@@ -148,7 +148,7 @@ func NewBoard(size int, r Rule) (*Board, error) {
 		return nil, fmt.Errorf("rule %d: %w", r, ErrBadRule)
 	}
 	b := &Board{size: size, rule: r, lines: (*[keySpace]uint8)(ruleTable(r)), history: make([]move, 0, size*size),
-		undoLog: make([]uint64, size*size*maxChanges)}
+		undoLog: make([]Change, size*size*maxChanges)}
 	b.threatT[0] = (*[1 << 16]Threat)(threatTable(r, Black))
 	b.threatT[1] = (*[1 << 16]Threat)(threatTable(r, White))
 	for _, c := range [2]Color{Black, White} {
@@ -186,7 +186,7 @@ func NewBoard(size int, r Rule) (*Board, error) {
 func (b *Board) Clone() *Board {
 	c := *b
 	c.history = append(make([]move, 0, cap(b.history)), b.history...)
-	c.undoLog = make([]uint64, len(b.undoLog))
+	c.undoLog = make([]Change, len(b.undoLog))
 	copy(c.undoLog, b.undoLog[:b.logLen])
 	return &c
 }
@@ -257,8 +257,8 @@ func (b *Board) Play(p Point, c Color) {
 	b.cells[p] = c
 	b.hash ^= zobrist[s&1][p]
 	b.st[p] = v & (1<<stThreats - 1)
-	b.undoLog[b.logLen] = uint64(p)<<stCell | v |
-		b.setThreat(0, p, threatOf(v, 0), ThreatNone) | b.setThreat(1, p, threatOf(v, 1), ThreatNone)
+	b.undoLog[b.logLen] = Change(uint64(p)<<stCell | v |
+		b.setThreat(0, p, threatOf(v, 0), ThreatNone) | b.setThreat(1, p, threatOf(v, 1), ThreatNone))
 	b.logLen++
 	b.updateLines(p, uint32(c))
 	b.updateWindows(p, c, true)
@@ -279,7 +279,7 @@ func (b *Board) Undo() {
 	b.words[2][diagLine(x, y)] ^= code << (2 * y)
 	b.words[3][antiLine(x, y)] ^= code << (2 * y)
 	for i := b.logLen - 1; i >= int(m.log); i-- {
-		e := b.undoLog[i]
+		e := uint64(b.undoLog[i])
 		q := Point(e>>stCell) & (NumCells - 1)
 		old := e & stMask
 		if e&(stSetsChanged|stSetsChanged<<1) != 0 { // rare: most threat changes move no set
@@ -416,7 +416,7 @@ func (b *Board) updateLines(p Point, code uint32) {
 			if o := threatOf(old, 1); t1 != o {
 				e |= b.setThreat(1, q, o, t1)
 			}
-			b.undoLog[b.logLen] = e
+			b.undoLog[b.logLen] = Change(e)
 			b.logLen++
 		}
 	}

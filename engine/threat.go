@@ -37,7 +37,8 @@ const (
 	ThreatStraightFour
 	// ThreatFive: the move makes a five.
 	ThreatFive
-	numThreats
+	// NumThreats is the number of threat classes.
+	NumThreats
 )
 
 // maybeForbidden flags a black renju cell with two or more open threes.

@@ -36,3 +36,6 @@ func (v *VCFProbe) Win(b *engine.Board, att engine.Color, maxNodes int64) (engin
 	}
 	return line[0], true
 }
+
+// Nodes returns the nodes the last Win searched.
+func (v *VCFProbe) Nodes() int64 { return v.run.nodes }

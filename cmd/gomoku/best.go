@@ -82,7 +82,9 @@ func newSearcher(name string, threads, mib int) (play.Searcher, error) {
 	case "mcts":
 		return play.NewMCTS(threads), nil
 	case "ab", "alphabeta":
-		return play.NewAlphaBeta(max(1, mib/4)), nil
+		ab := play.NewAlphaBeta(max(1, mib/4))
+		ab.Threads = threads
+		return ab, nil
 	}
 	return nil, usagef("--engine %q: want mcts or ab", name)
 }

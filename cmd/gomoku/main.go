@@ -122,7 +122,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		return usageError{fmt.Errorf("%w (see gomoku %s --help)", err, c.Command.Name)}
 	}
 	cmds := []*cli.Command{solveCommand(stdin), verifyCommand(stdin), showCommand(stdin), forbiddenCommand(stdin),
-		ttCommand(), benchCommand(), bestCommand(stdin), pbrainCommand(stdin), matchCommand(), analyzeCommand(stdin), bookCommand(stdin)}
+		ttCommand(), benchCommand(), bestCommand(stdin), pbrainCommand(stdin), matchCommand(), analyzeCommand(stdin), bookCommand(stdin),
+		selfplayCommand(), tuneCommand(stdin)}
 	for _, c := range cmds {
 		c.OnUsageError = onUsage
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"

@@ -1,354 +1,607 @@
 package play
 
 import (
-	"cmp"
 	"context"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"gomoku/engine"
 	"gomoku/solver"
 )
 
-// AlphaBeta is negamax alpha-beta search with iterative deepening and a
-// transposition table, in the manner of Liu & Zhang's gomoku engine and the
-// seeds' minimax: at every node only the candidate moves (empty cells within
-// two of a stone) are considered, and of them only the TopK best by the
-// heuristic H (see heuristic.go); forced replies to a four are searched
-// alone and do not use up depth; at the horizon a bounded VCF search for the
-// side to move replaces the static evaluation when it finds a win.
-// Scores are from the side to move's point of view; abWin-ply is a win in
-// ply plies. An AlphaBeta value is not safe for concurrent use.
+// AlphaBeta is principal variation search over the learned evaluation
+// (eval.go), as chess and gomoku engines run it:
+//
+//   - iterative deepening with aspiration windows around the last
+//     iteration's score; principal variation search (a null window for
+//     every move after the first, re-searched when it fails high);
+//   - a transposition table shared by all threads, buckets of a
+//     depth-preferred and an always-replaced slot, entries checked by the
+//     xor of key and data (Hyatt and Mann's lockless hashing) (ttable.go);
+//   - move ordering: the table's move, two killer moves per ply, the
+//     counter-move to the opponent's last move, then by a static score
+//     (the move's threat class for both sides and the evaluation tables'
+//     values of its cell) plus the history heuristic;
+//   - late move reductions of quiet moves (log depth · log index),
+//     re-searched at full depth when they beat alpha; futility pruning of
+//     quiet moves near the horizon and late move pruning; each a named
+//     parameter (ABParams) with its measured effect in the README;
+//   - threat-aware move generation (movegen.go): facing a four only its
+//     block (searched without using depth); facing a threat of a straight
+//     four or a four-three only the moves that stop it, checked by playing
+//     them, and the side's own fours; otherwise every empty cell within two
+//     of a stone (three along a line with a stone of either side);
+//   - at the horizon, a VCF search for the side to move (solver.VCFProbe)
+//     before the static evaluation;
+//   - renju's forbidden points never played by black, and a white four
+//     whose only block is forbidden counted as a win;
+//   - Lazy SMP: Threads goroutines search the same root on their own boards
+//     and share the table; helpers start one ply deeper every other thread.
+//
+// Scores are from the side to move's point of view; WinScore-n is a win in
+// n plies. An AlphaBeta is not safe for concurrent use (it runs its own
+// goroutines); its table persists between searches.
 type AlphaBeta struct {
-	// TopK is the number of moves searched per node, best by H (12 when 0).
-	TopK int
-	// VCFNodes is the node limit of the VCF check at the horizon (1024
-	// when 0; negative turns it off).
+	// Params are the search's parameters; NewAlphaBeta sets the defaults.
+	Params ABParams
+	// Weights are the evaluation's (DefaultWeights when nil).
+	Weights *Weights
+	// Threads is the number of search goroutines (1 when 0).
+	Threads int
+
+	tt      *ttable
+	threads []*abThread
+}
+
+// ABParams are the tunable constants of AlphaBeta, each with the measured
+// effect of its default in the README (the genetic tuner of tune.go reads
+// and writes the same set).
+type ABParams struct {
+	// Aspiration is the half-width of the first aspiration window, in
+	// evaluation units (0: full windows).
+	Aspiration int32
+	// LMRBase and LMRDiv set the reduction of the i-th quiet move at depth
+	// d: LMRBase/100 + ln(d)·ln(i)/(LMRDiv/100) plies (LMRDiv 0: none).
+	LMRBase, LMRDiv int
+	// FutilityMargin is the margin per ply of depth below which a quiet
+	// move at depth 1 or 2 is not searched (0: no futility pruning).
+	FutilityMargin int32
+	// LateMoves is how many moves are searched at depth 1 (and twice as
+	// many at depth 2) before the quiet rest is pruned (0: all).
+	LateMoves int
+	// VCFNodes bounds the VCF search at the horizon, in nodes (0: none).
 	VCFNodes int64
-
-	tt    []abEntry
-	vcf   *solver.VCFProbe
-	b     *engine.Board
-	bu    *solver.Budget
-	nodes int64
-	stop  bool
-	seen  []bool
-	bufs  [][]engine.Point
-	hbufs [][]int32
+	// MaxMoves and MovesPerPly cap the moves searched below the root at
+	// MaxMoves + MovesPerPly·depth, best first by the move ordering
+	// (MaxMoves 0: no cap). The moves against a threat are never capped.
+	MaxMoves, MovesPerPly int
 }
 
-// abEntry is a transposition table slot.
-type abEntry struct {
-	key   uint64
-	score int32
-	depth int8
-	flag  uint8 // abExact, abLower, abUpper
-	move  engine.Point
+// DefaultABParams are the defaults of ABParams.
+func DefaultABParams() ABParams {
+	return ABParams{Aspiration: 150, LMRBase: 50, LMRDiv: 220, FutilityMargin: 400, LateMoves: 12, VCFNodes: 64,
+		MaxMoves: 10, MovesPerPly: 2}
 }
-
-const (
-	abExact = iota + 1
-	abLower
-	abUpper
-)
-
-// abWin is the score of a five on the board; wins found later score less.
-const abWin = 1 << 20
 
 // NewAlphaBeta returns an AlphaBeta whose table takes about mib MiB
-// (solver.DefaultMemoryMiB/4 when 0).
+// (DefaultMemoryMiB/4 when 0), with the default parameters and weights.
 func NewAlphaBeta(mib int) *AlphaBeta {
 	if mib <= 0 {
 		mib = solver.DefaultMemoryMiB / 4
 	}
-	n := 1
-	for n*2*24 <= mib<<20 {
-		n *= 2
-	}
-	return &AlphaBeta{tt: make([]abEntry, n), vcf: solver.NewVCFProbe(8), seen: make([]bool, engine.NumCells)}
+	return &AlphaBeta{Params: DefaultABParams(), tt: newTTable(mib)}
 }
 
-// Search runs iterative deepening on position b, c to move, within lim
+// abThread is one search goroutine's state.
+type abThread struct {
+	a       *AlphaBeta
+	id      int
+	e       *Eval
+	vcf     *solver.VCFProbe
+	root    engine.Color
+	nodes   int64
+	seldep  int
+	stop    *atomic.Bool
+	bu      *solver.Budget // the main thread's; helpers poll stop only
+	killers [MaxPly][2]engine.Point
+	history [2][engine.NumCells]int32
+	counter [2][engine.NumCells]engine.Point
+	moves   [MaxPly][]scoredMove
+	near    [engine.NumCells]uint8 // stones within reach of each cell (movegen.go)
+	reach   [engine.NumCells]bool  // threatReach's scratch
+	pv      [MaxPly][MaxPly]engine.Point
+	pvLen   [MaxPly]int
+}
+
+// scoredMove is a move with its ordering score.
+type scoredMove struct {
+	p     engine.Point
+	score int32
+}
+
+// lmrTable[d][i] is the reduction of the i-th move at depth d, in plies.
+type lmrTable [64][64]int8
+
+func (a *AlphaBeta) lmr() *lmrTable {
+	var t lmrTable
+	if a.Params.LMRDiv <= 0 {
+		return &t
+	}
+	for d := 1; d < 64; d++ {
+		for i := 1; i < 64; i++ {
+			r := float64(a.Params.LMRBase)/100 + math.Log(float64(d))*math.Log(float64(i))/(float64(a.Params.LMRDiv)/100)
+			t[d][i] = int8(max(0, min(float64(d-1), r)))
+		}
+	}
+	return &t
+}
+
+// Search runs iterative deepening on position b with c to move within lim
 // (Time, Nodes, Depth in plies; at least one, or a cancellable ctx) and
 // reports the multipv best moves of the deepest completed iteration with
-// their scores squashed to win rates, the depth and the principal
-// variation. rootMoves, when not empty, restricts the root moves. Errors:
-// ErrNoMoves; solver.ErrGameOver when the board already holds a five.
+// their scores as win rates (the evaluation's sigmoid), the depth and the
+// principal variation. rootMoves, when not empty, restricts the root moves.
+// Errors: ErrNoMoves; solver.ErrGameOver when the board holds a five.
 func (a *AlphaBeta) Search(ctx context.Context, b *engine.Board, c engine.Color, lim solver.Limits, multipv int,
 	rootMoves []engine.Point, progress solver.ProgressFunc) (SearchReport, error) {
 	if b.LastMoveWon() {
 		return SearchReport{}, solver.ErrGameOver
 	}
-	a.b, a.nodes, a.stop = b.Clone(), 0, false
-	a.bu = solver.NewBudget(ctx, solver.Limits{Time: lim.Time, Nodes: lim.Nodes}, progress)
-	root := candidates(a.b, c, nil, a.seen)
-	if len(rootMoves) > 0 {
-		root = slices.DeleteFunc(root, func(p engine.Point) bool { return !slices.Contains(rootMoves, p) })
+	w := a.Weights
+	if w == nil {
+		w = DefaultWeights()
 	}
-	if len(root) == 0 {
+	n := max(1, a.Threads)
+	if a.tt == nil {
+		a.tt = newTTable(solver.DefaultMemoryMiB / 4)
+	}
+	a.tt.newSearch()
+	lmr := a.lmr()
+	var stop atomic.Bool
+	bu := solver.NewBudget(ctx, solver.Limits{Time: lim.Time, Nodes: lim.Nodes}, progress)
+	for len(a.threads) < n {
+		a.threads = append(a.threads, &abThread{a: a, id: len(a.threads), vcf: solver.NewVCFProbe(2)})
+	}
+	maxDepth := lim.Depth
+	if maxDepth <= 0 || maxDepth > MaxPly-8 {
+		maxDepth = MaxPly - 8
+	}
+	results := make([]rootResult, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		t := a.threads[i]
+		t.e = NewEval(w, b.Clone())
+		t.root, t.nodes, t.stop, t.bu = c, 0, &stop, nil
+		if i == 0 {
+			t.bu = bu
+		}
+		t.resetNear()
+		t.ageHistory()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[t.id] = t.iterate(lmr, maxDepth, multipv, rootMoves)
+			if t.id == 0 {
+				stop.Store(true) // helpers end with the main thread
+			}
+		}()
+	}
+	wg.Wait()
+	res := results[0]
+	var nodes int64
+	for _, t := range a.threads[:n] {
+		nodes += t.nodes
+	}
+	if len(res.moves) == 0 {
 		return SearchReport{}, ErrNoMoves
 	}
-	multipv = max(1, min(multipv, len(root)))
-	type scored struct {
-		p     engine.Point
-		score int32
-	}
-	order := make([]scored, len(root))
-	for i, p := range root {
-		order[i] = scored{p, heuristic(a.b, c, p)}
-	}
-	slices.SortStableFunc(order, func(x, y scored) int { return int(y.score - x.score) })
 	var rep SearchReport
-	maxDepth := lim.Depth
-	if maxDepth <= 0 {
-		maxDepth = 64
+	for _, m := range res.moves {
+		ms := MoveStat{Move: m.p, Value: w.WinRate(m.score), Depth: res.depth, PV: m.pv}
+		switch {
+		case m.score >= WinScore-MaxPly:
+			ms.Proven = 1
+		case m.score <= -WinScore+MaxPly:
+			ms.Proven = -1
+		}
+		rep.Moves = append(rep.Moves, ms)
 	}
-	for depth := 1; depth <= maxDepth; depth++ {
-		cur := make([]scored, 0, len(order))
-		top := make([]int32, 0, multipv+1) // the multipv best scores so far, best first
-		for _, m := range order {
-			alpha := int32(-abWin - 1)
-			if len(top) == multipv {
-				alpha = top[multipv-1] // only the multipv best need exact scores
-			}
-			a.b.Play(m.p, c)
-			s := -a.negamax(depth-1, 1, -abWin-1, -alpha)
-			a.b.Undo()
-			if a.stop {
-				break
-			}
-			cur = append(cur, scored{m.p, s})
-			i, _ := slices.BinarySearchFunc(top, s, func(x, y int32) int { return cmp.Compare(y, x) })
-			top = slices.Insert(top, i, s)[:min(len(top)+1, multipv)]
-		}
-		if a.stop && depth > 1 {
-			break
-		}
-		// moves not reached keep their old order behind the searched ones
-		slices.SortStableFunc(cur, func(x, y scored) int { return int(y.score - x.score) })
-		for _, m := range order {
-			if !slices.ContainsFunc(cur, func(s scored) bool { return s.p == m.p }) {
-				cur = append(cur, scored{m.p, math.MinInt32 / 2})
-			}
-		}
-		order = cur
-		rep.Moves = rep.Moves[:0]
-		for _, m := range order[:multipv] {
-			ms := MoveStat{Move: m.p, Value: squash(m.score), Depth: depth, PV: a.pv(m.p, c, depth)}
-			switch {
-			case m.score > abWin/2:
-				ms.Proven = 1
-			case m.score < -abWin/2:
-				ms.Proven = -1
-			}
-			rep.Moves = append(rep.Moves, ms)
-		}
-		if a.stop || order[0].score > abWin/2 || order[0].score < -abWin/2 && len(order) == 1 {
-			break
-		}
-	}
-	rep.Nodes, rep.Elapsed = a.nodes, time.Since(a.bu.Start())
+	rep.Nodes, rep.Elapsed = nodes, time.Since(bu.Start())
 	return rep, nil
 }
 
-// squash maps a score to a win rate in [0, 1]: 1 and 0 for proven wins and
-// losses, a logistic curve (scale 600) otherwise.
-func squash(s int32) float64 {
-	switch {
-	case s > abWin/2:
-		return 1
-	case s < -abWin/2:
-		return 0
-	}
-	return 1 / (1 + math.Exp(-float64(s)/600))
+// rootMove is a root move's result in an iteration.
+type rootMove struct {
+	p     engine.Point
+	score int32
+	pv    []engine.Point
 }
 
-// pv follows the table's best moves from the position after first.
-func (a *AlphaBeta) pv(first engine.Point, c engine.Color, depth int) []engine.Point {
-	line := []engine.Point{first}
-	a.b.Play(first, c)
-	played := 1
-	for s := c.Opponent(); played < depth+4; s = s.Opponent() {
-		if a.b.LastMoveWon() {
-			break
-		}
-		e := &a.tt[a.b.Hash()&uint64(len(a.tt)-1)]
-		if e.key != a.b.Hash() || e.move == engine.NoPoint || a.b.At(e.move) != engine.Empty || !a.b.Legal(s, e.move) {
-			break
-		}
-		line = append(line, e.move)
-		a.b.Play(e.move, s)
-		played++
-	}
-	for range played {
-		a.b.Undo()
-	}
-	return line
+// rootResult is what a thread's iterative deepening reached.
+type rootResult struct {
+	moves []rootMove
+	depth int
 }
 
-// negamax returns the score of the position for the side to move, depth
-// plies from the horizon, ply plies from the root, within (alpha, beta).
-func (a *AlphaBeta) negamax(depth, ply int, alpha, beta int32) int32 {
-	b := a.b
-	a.nodes++
-	if a.nodes&(solver.PollInterval-1) == 0 && !a.bu.Poll(a.nodes, depth) {
-		a.stop = true
-	}
-	if a.stop {
-		return 0
-	}
-	_, mover := b.LastMove()
-	if b.LastMoveWon() {
-		return -abWin + int32(ply)
-	}
-	s := mover.Opponent()
-	o := mover
-	if b.Count(s, engine.FivePoints) > 0 {
-		return abWin - int32(ply) - 1
-	}
-	switch nf := b.Count(o, engine.FivePoints); {
-	case nf >= 2:
-		return -abWin + int32(ply) + 2
-	case nf == 1:
-		p := b.FirstPoint(o, engine.FivePoints)
-		if !b.Legal(s, p) {
-			return -abWin + int32(ply) + 2
-		}
-		b.Play(p, s)
-		v := -a.negamax(depth, ply+1, -beta, -alpha) // forced: no depth used
-		b.Undo()
-		return v
-	}
-	for _, p := range a.fourPoints(s, ply) {
-		if b.Threat(s, p) >= engine.ThreatStraightFour && b.Legal(s, p) {
-			return abWin - int32(ply) - 3
-		}
-	}
-	if depth <= 0 {
-		if n := a.vcfNodes(); n > 0 {
-			if _, ok := a.vcf.Win(b, s, n); ok {
-				return abWin/2 + 1 // a VCF of unknown length
-			}
-		}
-		return a.evaluate(s, ply)
-	}
-	h := b.Hash()
-	e := &a.tt[h&uint64(len(a.tt)-1)]
-	ttMove := engine.NoPoint
-	if e.key == h {
-		ttMove = e.move
-		if int(e.depth) >= depth {
-			switch {
-			case e.flag == abExact,
-				e.flag == abLower && e.score >= beta,
-				e.flag == abUpper && e.score <= alpha:
-				return e.score
-			}
-		}
-	}
-	moves := a.ordered(s, ply, ttMove)
+// iterate runs iterative deepening at the root and returns the multipv
+// best moves of the last completed iteration.
+func (t *abThread) iterate(lmr *lmrTable, maxDepth, multipv int, rootMoves []engine.Point) rootResult {
+	b := t.e.B
+	moves := t.rootMoves(rootMoves)
 	if len(moves) == 0 {
-		return 0 // no move: a draw
+		return rootResult{}
 	}
-	best, bestMove := int32(-abWin-1), engine.NoPoint
-	origAlpha := alpha
-	for _, p := range moves {
-		b.Play(p, s)
-		v := -a.negamax(depth-1, ply+1, -beta, -alpha)
-		b.Undo()
-		if a.stop {
-			return 0
+	multipv = max(1, min(multipv, len(moves)))
+	var best rootResult
+	prev := int32(0)
+	start := 1 + t.id%2 // helpers on odd ids start a ply deeper
+	for depth := start; depth <= maxDepth; depth++ {
+		// aspiration windows around the last score, widened on failure
+		delta := t.a.Params.Aspiration
+		alpha, beta := int32(-WinScore-1), int32(WinScore+1)
+		if depth >= 4 && delta > 0 && prev > -EvalMax && prev < EvalMax {
+			alpha, beta = prev-delta, prev+delta
 		}
-		if v > best {
-			best, bestMove = v, p
+		var scores []rootMove
+		for {
+			scores = t.searchRoot(lmr, moves, depth, alpha, beta, multipv)
+			if t.stop.Load() {
+				break
+			}
+			s := scores[0].score
+			switch {
+			case s <= alpha && alpha > -WinScore-1:
+				alpha, delta = max(-WinScore-1, alpha-delta), delta*2
+				continue
+			case s >= beta && beta < WinScore+1:
+				beta, delta = min(WinScore+1, beta+delta), delta*2
+				continue
+			}
+			break
 		}
-		if v > alpha {
-			alpha = v
+		if t.stop.Load() && depth > start {
+			break
 		}
-		if alpha >= beta {
+		// reorder the root moves by this iteration's scores
+		slices.SortStableFunc(scores, func(x, y rootMove) int { return int(y.score) - int(x.score) })
+		for i, s := range scores {
+			moves[i] = s.p
+		}
+		prev = scores[0].score
+		best = rootResult{moves: scores[:multipv], depth: depth}
+		if t.stop.Load() || prev >= WinScore-MaxPly || prev <= -WinScore+MaxPly && len(moves) == 1 {
 			break
 		}
 	}
-	flag := uint8(abExact)
-	switch {
-	case best <= origAlpha:
-		flag = abUpper
-	case best >= beta:
-		flag = abLower
-	}
-	*e = abEntry{key: h, score: best, depth: int8(min(depth, 127)), flag: flag, move: bestMove}
+	b.Reset()
 	return best
 }
 
-func (a *AlphaBeta) vcfNodes() int64 {
-	switch {
-	case a.VCFNodes < 0:
+// rootMoves returns the root's legal candidate moves, ordered, restricted
+// to only when it is not empty.
+func (t *abThread) rootMoves(only []engine.Point) []engine.Point {
+	b, c := t.e.B, t.root
+	ms := t.genMoves(0, engine.NoPoint, true)
+	var out []engine.Point
+	for _, m := range ms {
+		if len(only) > 0 && !slices.Contains(only, m.p) {
+			continue
+		}
+		out = append(out, m.p)
+	}
+	if len(out) == 0 && len(only) > 0 {
+		for _, p := range only { // moves outside the generator's choice, as asked
+			if b.Legal(c, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	if len(out) == 0 && len(only) == 0 {
+		// a lost position: any legal move
+		n := b.Size()
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				if p := engine.PointAt(x, y); b.Legal(c, p) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// searchRoot searches every root move at depth within (alpha, beta): the
+// first multipv with a full window below beta, the rest with a null window
+// at the multipv-th best score.
+func (t *abThread) searchRoot(lmr *lmrTable, moves []engine.Point, depth int, alpha, beta int32, multipv int) []rootMove {
+	c := t.root
+	out := make([]rootMove, 0, len(moves))
+	a := alpha
+	for i, m := range moves {
+		t.play(m, c)
+		var s int32
+		if i < multipv {
+			s = -t.search(lmr, depth-1, -beta, -alpha, 1, true)
+		} else {
+			s = -t.search(lmr, depth-1, -a-1, -a, 1, false)
+			if s > a && !t.stop.Load() {
+				s = -t.search(lmr, depth-1, -beta, -a, 1, true)
+			}
+		}
+		t.undo()
+		if t.stop.Load() && len(out) > 0 {
+			break
+		}
+		pv := append([]engine.Point{m}, t.pv[1][:t.pvLen[1]]...)
+		out = append(out, rootMove{p: m, score: s, pv: pv})
+		if len(out) >= multipv {
+			k := make([]int32, len(out))
+			for j, r := range out {
+				k[j] = r.score
+			}
+			slices.Sort(k)
+			a = max(alpha, k[len(k)-multipv])
+		}
+	}
+	for _, m := range moves[len(out):] { // not reached: behind the searched
+		out = append(out, rootMove{p: m, score: -WinScore - 1, pv: []engine.Point{m}})
+	}
+	return out
+}
+
+// poll counts a node and checks the budget; it returns false once the
+// search must stop.
+func (t *abThread) poll(ply int) bool {
+	t.nodes++
+	t.seldep = max(t.seldep, ply)
+	if t.nodes&1023 == 0 && t.bu != nil && !t.bu.Poll(t.nodes, ply) {
+		t.stop.Store(true)
+	}
+	return !t.stop.Load()
+}
+
+// search returns the score of the position for the side to move, depth
+// plies above the horizon and ply plies below the root, within (alpha,
+// beta); pv says the node may be on the principal variation.
+func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, pv bool) int32 {
+	t.pvLen[ply] = 0
+	if !t.poll(ply) {
 		return 0
-	case a.VCFNodes == 0:
-		return 1024
 	}
-	return a.VCFNodes
-}
-
-// buffers returns ply's move and score buffers, emptied.
-func (a *AlphaBeta) buffers(ply int) ([]engine.Point, []int32) {
-	for len(a.bufs) <= ply {
-		a.bufs = append(a.bufs, make([]engine.Point, 0, 64))
-		a.hbufs = append(a.hbufs, make([]int32, 0, 64))
+	e := t.e
+	b := e.B
+	c := t.root
+	if ply%2 == 1 {
+		c = c.Opponent()
 	}
-	return a.bufs[ply][:0], a.hbufs[ply][:0]
-}
-
-func (a *AlphaBeta) fourPoints(s engine.Color, ply int) []engine.Point {
-	buf, _ := a.buffers(ply)
-	buf = a.b.Points(s, engine.FourPoints, buf)
-	a.bufs[ply] = buf
-	return buf
-}
-
-// ordered returns the TopK candidate moves of s by H, the table's move
-// first.
-func (a *AlphaBeta) ordered(s engine.Color, ply int, ttMove engine.Point) []engine.Point {
-	moves, hs := a.buffers(ply)
-	moves = candidates(a.b, s, moves, a.seen)
-	for _, p := range moves {
-		h := heuristic(a.b, s, p)
-		if p == ttMove {
-			h = math.MaxInt32
+	o := c.Opponent()
+	if b.LastMoveWon() {
+		return -(WinScore - int32(ply))
+	}
+	if b.Count(c, engine.FivePoints) > 0 {
+		return WinScore - int32(ply) - 1
+	}
+	// mate distance pruning
+	alpha = max(alpha, -(WinScore - int32(ply)))
+	beta = min(beta, WinScore-int32(ply)-1)
+	if alpha >= beta {
+		return alpha
+	}
+	if ply >= MaxPly-4 {
+		return e.Value(c)
+	}
+	if n := b.Count(o, engine.FivePoints); n > 0 {
+		p := b.FirstPoint(o, engine.FivePoints)
+		if n >= 2 || !b.Legal(c, p) {
+			return -(WinScore - int32(ply) - 2)
 		}
-		hs = append(hs, h)
+		// the forced block costs no depth
+		t.play(p, c)
+		s := -t.search(lmr, depth, -beta, -alpha, ply+1, pv)
+		t.undo()
+		t.setPV(ply, p)
+		return s
 	}
-	// selection of the TopK by insertion, stable
-	k := a.TopK
-	if k <= 0 {
-		k = 12
-	}
-	for i := 1; i < len(moves); i++ {
-		for j := i; j > 0 && hs[j] > hs[j-1]; j-- {
-			hs[j], hs[j-1] = hs[j-1], hs[j]
-			moves[j], moves[j-1] = moves[j-1], moves[j]
+	// a straight four or four-three wins when the opponent has no four to
+	// delay it with
+	if b.Count(o, engine.FourPoints) == 0 && (e.Counts(c, engine.ThreatStraightFour) > 0 || e.Counts(c, engine.ThreatFourThree) > 0) {
+		if p := t.winningThreat(c); p != engine.NoPoint {
+			t.pvLen[ply] = 0
+			t.setPV(ply, p)
+			return WinScore - int32(ply) - 3
 		}
 	}
-	a.bufs[ply], a.hbufs[ply] = moves, hs
-	return moves[:min(k, len(moves))]
+	if depth <= 0 {
+		return t.quiesce(c, ply)
+	}
+	key := b.Hash()
+	ttMove := engine.NoPoint
+	if en, ok := t.a.tt.probe(key); ok {
+		ttMove = en.move
+		if !pv && int(en.depth) >= depth {
+			s := fromTT(en.score, ply)
+			switch {
+			case en.bound == boundExact,
+				en.bound == boundLower && s >= beta,
+				en.bound == boundUpper && s <= alpha:
+				return s
+			}
+		}
+	}
+	static := e.Value(c)
+	threatened := e.Counts(o, engine.ThreatStraightFour)+e.Counts(o, engine.ThreatFourThree) > 0
+	moves := t.genMoves(ply, ttMove, false)
+	if len(moves) == 0 {
+		if b.Stones() >= b.Size()*b.Size() {
+			return 0
+		}
+		return -(WinScore - int32(ply) - 2) // every move loses to the threat
+	}
+	p := &t.a.Params
+	limit := len(moves)
+	if p.MaxMoves > 0 && !threatened {
+		limit = min(limit, p.MaxMoves+p.MovesPerPly*depth)
+	}
+	bestScore, bestMove := int32(-WinScore-1), engine.NoPoint
+	origAlpha := alpha
+	quietSeen := 0
+	var last engine.Point
+	if n := b.Stones(); n > 0 {
+		last, _ = b.Move(n - 1)
+	}
+	for i := range limit {
+		m := pickMove(moves, i)
+		quiet := t.quiet(c, m.p) && !threatened
+		if quiet && bestScore > -WinScore+MaxPly && !pv {
+			quietSeen++
+			// late move pruning and futility pruning near the horizon
+			if p.LateMoves > 0 && depth <= 2 && quietSeen > p.LateMoves*depth {
+				continue
+			}
+			if p.FutilityMargin > 0 && depth <= 2 && static+p.FutilityMargin*int32(depth) <= alpha {
+				continue
+			}
+		}
+		t.play(m.p, c)
+		var s int32
+		if i == 0 {
+			s = -t.search(lmr, depth-1, -beta, -alpha, ply+1, pv)
+		} else {
+			r := 0
+			if quiet && depth >= 3 {
+				r = int(lmr[min(depth, 63)][min(i, 63)])
+				if pv {
+					r = max(0, r-1)
+				}
+			}
+			s = -t.search(lmr, depth-1-r, -alpha-1, -alpha, ply+1, false)
+			if s > alpha && r > 0 {
+				s = -t.search(lmr, depth-1, -alpha-1, -alpha, ply+1, false)
+			}
+			if s > alpha && s < beta && pv {
+				s = -t.search(lmr, depth-1, -beta, -alpha, ply+1, true)
+			}
+		}
+		t.undo()
+		if t.stop.Load() {
+			return 0
+		}
+		if s > bestScore {
+			bestScore, bestMove = s, m.p
+			if s > alpha {
+				alpha = s
+				t.setPV(ply, m.p)
+				if s >= beta {
+					if quiet {
+						t.goodQuiet(c, ply, m.p, last, depth)
+					}
+					break
+				}
+			}
+		}
+	}
+	if bestMove == engine.NoPoint { // everything pruned
+		return static
+	}
+	bound := boundExact
+	switch {
+	case bestScore <= origAlpha:
+		bound = boundUpper
+	case bestScore >= beta:
+		bound = boundLower
+	}
+	t.a.tt.store(key, toTT(bestScore, ply), int8(depth), bound, bestMove)
+	return bestScore
 }
 
-// evaluate scores a quiet position for s to move: the line-length scores of
-// every candidate cell for s minus those for its opponent, s's best cell
-// counting in full (s moves next) and the opponent's at a half.
-func (a *AlphaBeta) evaluate(s engine.Color, ply int) int32 {
-	moves, _ := a.buffers(ply)
-	moves = candidates(a.b, s, moves, a.seen)
-	a.bufs[ply] = moves
-	o := s.Opponent()
-	var sumS, sumO, maxS, maxO int32
-	for _, p := range moves {
-		x := lineScores(&attackScore, a.b.LinePatterns(s, p))
-		y := lineScores(&attackScore, a.b.LinePatterns(o, p))
-		sumS += x
-		sumO += y
-		maxS, maxO = max(maxS, x), max(maxO, y)
+// pickMove moves the best-ordered of moves[i:] to moves[i] and returns it
+// (a selection sort done only as far as the search goes: most nodes cut
+// off after a few moves).
+func pickMove(moves []scoredMove, i int) scoredMove {
+	best := i
+	for j := i + 1; j < len(moves); j++ {
+		if moves[j].score > moves[best].score || moves[j].score == moves[best].score && moves[j].p < moves[best].p {
+			best = j
+		}
 	}
-	return (sumS-sumO)/4 + maxS - maxO/2
+	moves[i], moves[best] = moves[best], moves[i]
+	return moves[i]
 }
+
+// quiesce is the horizon: a VCF of the side to move wins; else the static
+// evaluation.
+func (t *abThread) quiesce(c engine.Color, ply int) int32 {
+	e := t.e
+	if n := t.a.Params.VCFNodes; n > 0 && e.B.Count(c, engine.FourPoints) >= 2 {
+		_, ok := t.vcf.Win(e.B, c, n)
+		t.nodes += t.vcf.Nodes()
+		if ok {
+			return WinScore - int32(ply) - 9 // a VCF: a win, farther than the direct ones
+		}
+	}
+	return e.Value(c)
+}
+
+// winningThreat returns a legal move of c that makes a straight four or a
+// four-three, or NoPoint.
+func (t *abThread) winningThreat(c engine.Color) engine.Point {
+	b := t.e.B
+	var buf [64]engine.Point
+	for _, p := range b.Points(c, engine.FourPoints, buf[:0]) {
+		if th := b.Threat(c, p); (th == engine.ThreatStraightFour || th == engine.ThreatFourThree) && b.Legal(c, p) {
+			return p
+		}
+	}
+	return engine.NoPoint
+}
+
+// quiet reports whether c's move p is quiet: it makes no three or better
+// for c and blocks no three or better of the opponent.
+func (t *abThread) quiet(c engine.Color, p engine.Point) bool {
+	b := t.e.B
+	return b.Threat(c, p) < engine.ThreatThree && b.Threat(c.Opponent(), p) < engine.ThreatThree
+}
+
+// setPV makes m followed by the child's variation ply's variation.
+func (t *abThread) setPV(ply int, m engine.Point) {
+	t.pv[ply][0] = m
+	n := 0
+	if ply+1 < MaxPly {
+		n = copy(t.pv[ply][1:], t.pv[ply+1][:t.pvLen[ply+1]])
+	}
+	t.pvLen[ply] = 1 + n
+}
+
+// goodQuiet records a quiet move that cut off: a killer, the counter-move
+// to the opponent's last move, and a history bonus of depth².
+func (t *abThread) goodQuiet(c engine.Color, ply int, m, last engine.Point, depth int) {
+	k := &t.killers[ply]
+	if k[0] != m {
+		k[1], k[0] = k[0], m
+	}
+	ci := (c - 1) & 1
+	if last != engine.NoPoint {
+		t.counter[ci][last] = m
+	}
+	h := &t.history[ci][m]
+	*h += int32(depth * depth)
+	if *h > 1<<20 {
+		for i := range t.history[ci] {
+			t.history[ci][i] /= 2
+		}
+	}
+}
+
+// ageHistory halves the history scores between searches.
+func (t *abThread) ageHistory() {
+	for c := range t.history {
+		for i := range t.history[c] {
+			t.history[c][i] /= 2
+		}
+	}
+	t.killers = [MaxPly][2]engine.Point{}
+}
+

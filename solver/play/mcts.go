@@ -43,11 +43,20 @@ type MCTSParams struct {
 	// at every new tree node (threat-space search at new nodes); 0 turns it
 	// off.
 	VCFNodes int64
+	// Rollouts scores leaves by the seeds' limited-depth rollouts instead
+	// of the learned evaluation's win rate (eval.go).
+	Rollouts bool
+	// HeuristicPrior orders and biases moves by the seeds' heuristic H
+	// (Kang & Kim's line scores and García's potential) instead of the
+	// learned evaluation's move scores.
+	HeuristicPrior bool
 }
 
 // DefaultMCTSParams returns the constants of the seeds: T=50, A=50, B=1.3,
-// KInit=5 (Kang & Kim; Chaslot et al. 2008), with C=0.4, W=1, rollouts of
-// at most 24 plies and VCF checks of up to 2048 nodes.
+// KInit=5 (Kang & Kim; Chaslot et al. 2008), with C=0.4, W=1 and VCF checks
+// of up to 2048 nodes; leaves valued and moves ordered by the learned
+// evaluation (Rollouts and HeuristicPrior restore the seeds' rollouts of
+// at most RolloutDepth=24 plies and heuristic).
 func DefaultMCTSParams() MCTSParams {
 	return MCTSParams{C: 0.4, T: 50, A: 50, B: 1.3, KInit: 5, W: 1, RolloutDepth: 24, VCFNodes: 2048}
 }
@@ -69,6 +78,8 @@ type MCTS struct {
 	Params MCTSParams
 	// Threads is the number of search goroutines (1 when 0).
 	Threads int
+	// Weights are the evaluation's (DefaultWeights when nil).
+	Weights *Weights
 
 	mu    sync.Mutex // guards the tree
 	root  *mnode
@@ -307,6 +318,7 @@ func bestChild(n *mnode) *mnode {
 type mctsWorker struct {
 	m     *MCTS
 	b     *engine.Board
+	e     *Eval // on b: the tree's moves are played through it
 	rng   *rand.Rand
 	vcf   *solver.VCFProbe
 	path  []*mnode
@@ -317,7 +329,12 @@ type mctsWorker struct {
 }
 
 func newMCTSWorker(m *MCTS, b *engine.Board, seed uint64) *mctsWorker {
-	return &mctsWorker{m: m, b: b.Clone(), rng: rand.New(rand.NewPCG(seed+1, 0x9e3779b97f4a7c15)),
+	w := m.Weights
+	if w == nil {
+		w = DefaultWeights()
+	}
+	bb := b.Clone()
+	return &mctsWorker{m: m, b: bb, e: NewEval(w, bb), rng: rand.New(rand.NewPCG(seed+1, 0x9e3779b97f4a7c15)),
 		vcf: solver.NewVCFProbe(4), seen: make([]bool, engine.NumCells)}
 }
 
@@ -340,7 +357,7 @@ func (w *mctsWorker) playout(maxNodes int64) bool {
 			break
 		}
 		next.n++ // virtual loss: counted as a visit worth 0 until backed up
-		w.b.Play(next.move, next.mover)
+		w.e.Play(next.move, next.mover)
 		w.path = append(w.path, next)
 		node = next
 	}
@@ -355,10 +372,13 @@ func (w *mctsWorker) playout(maxNodes int64) bool {
 		proven = w.expand(expand, nil)
 	}
 	var vBlack float64
-	if proven != 0 {
+	switch {
+	case proven != 0:
 		vBlack = provenValue(node.mover, proven)
-	} else {
+	case m.Params.Rollouts:
 		vBlack = w.rollout(node.mover.Opponent())
+	default:
+		vBlack = w.leafValue(node.mover.Opponent())
 	}
 
 	m.mu.Lock()
@@ -375,7 +395,7 @@ func (w *mctsWorker) playout(maxNodes int64) bool {
 	}
 	m.mu.Unlock()
 	for range len(w.path) - 1 {
-		w.b.Undo()
+		w.e.Undo()
 	}
 	return true
 }
@@ -520,7 +540,11 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 	hs := w.hs[:0]
 	var hmax int32 = 1
 	for _, p := range moves {
-		hs = append(hs, heuristic(b, s, p))
+		if w.m.Params.HeuristicPrior {
+			hs = append(hs, heuristic(b, s, p))
+		} else {
+			hs = append(hs, max(1, moveScore(w.e, s, p)))
+		}
 		hmax = max(hmax, hs[len(hs)-1])
 	}
 	w.hs = hs
@@ -639,6 +663,16 @@ func (w *mctsWorker) rollout(s engine.Color) float64 {
 	d := 2*(b.Count(s, engine.FourPoints)-b.Count(o, engine.FourPoints)) +
 		b.Count(s, engine.ThreePoints) - b.Count(o, engine.ThreePoints) + 1 // +1: the move is s's
 	v := 0.5 + 0.3*float64(d)/float64(abs(d)+4)
+	if s == engine.White {
+		v = 1 - v
+	}
+	return v
+}
+
+// leafValue is black's value of the position, s to move, by the learned
+// evaluation's win rate.
+func (w *mctsWorker) leafValue(s engine.Color) float64 {
+	v := w.e.w.WinRate(w.e.Value(s))
 	if s == engine.White {
 		v = 1 - v
 	}

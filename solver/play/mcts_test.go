@@ -80,7 +80,7 @@ func BenchmarkAlphaBetaNodes(b *testing.B) {
 	var nodes int64
 	for b.Loop() {
 		a := NewAlphaBeta(16)
-		rep, err := a.Search(context.Background(), bd, toMove(bd), solver.Limits{Depth: 4}, 1, nil, nil)
+		rep, err := a.Search(context.Background(), bd, toMove(bd), solver.Limits{Depth: 8}, 1, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/engine"
+	"gomoku/positions"
+	"gomoku/solver"
+	"gomoku/solver/play"
+)
+
+func selfplayCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "selfplay",
+		Usage: "play the engine against itself and write the games, with the search's value of every move, as JSON Lines",
+		Description: "Training data for `gomoku tune`: each game starts from an opening of --openings (in turn) or the empty\n" +
+			"board, then --random-plies random moves near the stones, then the engine plays both sides as `best` does\n" +
+			"(a forced win, a defence, else the search), picking at random among its three best for the first --explore\n" +
+			"moves when they are within --explore-margin of the best. One line per game: {\"rule\", \"size\", \"moves\",\n" +
+			"\"values\" (the mover's win rate before each move), \"result\" (black, white or draw), \"opening\" (moves\n" +
+			"before the engine's)}. Games are appended to --out as they end, so an interrupted run keeps them.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Value: "renju", Usage: "rule: freestyle, standard or renju"},
+			&cli.IntFlag{Name: "size", Value: engine.DefaultSize, Usage: "board size"},
+			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games to play"},
+			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Value: 50 * time.Millisecond, Usage: "time per move"},
+			&cli.StringFlag{Name: "openings", Usage: "a file of openings (any input format) used in turn"},
+			&cli.IntFlag{Name: "random-plies", Value: 3, Usage: "random moves after the opening"},
+			&cli.IntFlag{Name: "explore", Value: 8, Usage: "moves picked among the three best after the random ones"},
+			&cli.Float64Flag{Name: "explore-margin", Value: 0.05, Usage: "win rate below the best a picked move may be"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random moves (with --jobs 1 and --nodes, a run repeats)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "games played at once"},
+			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab or mcts"},
+			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
+			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per game, MiB"},
+			&cli.StringFlag{Name: "out", Usage: "append the games to `FILE` (default: standard output)"},
+		},
+		Action: runSelfplay,
+	}
+}
+
+// gameLine is a self-play game's JSON line.
+type gameLine struct {
+	Rule    string    `json:"rule"`
+	Size    int       `json:"size"`
+	Moves   []string  `json:"moves"`
+	Values  []float64 `json:"values"`
+	Result  string    `json:"result"`
+	Opening int       `json:"opening"`
+}
+
+func runSelfplay(c *cli.Context) error {
+	rule, err := engine.ParseRule(c.String("rule"))
+	if err != nil {
+		return usageError{err}
+	}
+	if c.Int("games") < 1 || c.Int("jobs") < 1 || c.Duration("time") <= 0 || c.Int("random-plies") < 0 {
+		return usagef("--games, --jobs and --time must be positive, --random-plies not negative")
+	}
+	weights, err := loadWeights(c)
+	if err != nil {
+		return err
+	}
+	var openings [][]engine.Point
+	if name := c.String("openings"); name != "" {
+		data, err := readSource(name, c.App.Reader)
+		if err != nil {
+			return err
+		}
+		opt := positions.DefaultOptions
+		opt.Rule, opt.Size = rule, c.Int("size")
+		ps, errs := positions.Parse(name, data, positions.Auto, opt)
+		for _, e := range errs {
+			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v (skipped)\n", e)
+		}
+		for _, p := range ps {
+			if len(p.Moves) == len(p.Black)+len(p.White) && p.Size == c.Int("size") {
+				openings = append(openings, p.Moves)
+			}
+		}
+	}
+	var out io.Writer = c.App.Writer
+	if name := c.String("out"); name != "" {
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+	var mu sync.Mutex
+	next, done := 0, 0
+	var firstErr error
+	var wg sync.WaitGroup
+	start := time.Now()
+	for j := range c.Int("jobs") {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slv := solver.NewSolver(max(8, c.Int("memory")/2))
+			for {
+				mu.Lock()
+				if next >= c.Int("games") || firstErr != nil || c.Context.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				g := next
+				next++
+				mu.Unlock()
+				searcher, err := newSearcher(c.String("engine"), 1, c.Int("memory")/2)
+				if err != nil {
+					mu.Lock()
+					firstErr = err
+					mu.Unlock()
+					return
+				}
+				setWeights(searcher, weights)
+				cfg := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
+					Time: c.Duration("time"), Explore: c.Int("explore"), ExploreMargin: c.Float64("explore-margin"),
+					Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
+				if len(openings) > 0 {
+					cfg.Opening = openings[g%len(openings)]
+				}
+				rec, err := play.SelfPlay(c.Context, cfg, slv, searcher)
+				if err == context.Canceled || c.Context.Err() != nil {
+					return
+				}
+				if err != nil {
+					fmt.Fprintf(c.App.ErrWriter, "gomoku: game %d: %v\n", g+1, err)
+					continue
+				}
+				line := gameLine{Rule: rule.String(), Size: rec.Size, Values: rec.Values, Result: "draw", Opening: rec.Opening}
+				for _, m := range rec.Moves {
+					line.Moves = append(line.Moves, m.String())
+				}
+				if rec.Winner != engine.Empty {
+					line.Result = rec.Winner.String()
+				}
+				data, _ := json.Marshal(line)
+				mu.Lock()
+				_, werr := fmt.Fprintf(out, "%s\n", data)
+				if werr != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%w: %w", errOutput, werr)
+				}
+				done++
+				if j == 0 && done%10 == 0 {
+					fmt.Fprintf(c.App.ErrWriter, "selfplay: %d games, %.0f s\n", done, time.Since(start).Seconds())
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return c.Context.Err()
+}
+
+// loadWeights reads --weights, or returns nil for the built-in weights.
+func loadWeights(c *cli.Context) (*play.Weights, error) {
+	name := c.String("weights")
+	if name == "" {
+		return nil, nil
+	}
+	return play.ReadWeights(name)
+}
+
+// setWeights gives an alpha-beta searcher the weights (nil: the
+// built-in ones).
+func setWeights(s play.Searcher, w *play.Weights) {
+	if ab, ok := s.(*play.AlphaBeta); ok && w != nil {
+		ab.Weights = w
+	}
+}

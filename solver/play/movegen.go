@@ -1,0 +1,205 @@
+package play
+
+import (
+	"slices"
+
+	"gomoku/engine"
+)
+
+// nearOffsets are the cells a stone makes candidates: within two in every
+// direction, and three along its four lines (Rapfi's "square2_line3").
+var nearOffsets = func() []int {
+	var out []int
+	for dy := -3; dy <= 3; dy++ {
+		for dx := -3; dx <= 3; dx++ {
+			ax, ay := max(dx, -dx), max(dy, -dy)
+			square2 := ax <= 2 && ay <= 2
+			line3 := (dx == 0 || dy == 0 || ax == ay) && max(ax, ay) == 3
+			if (dx != 0 || dy != 0) && (square2 || line3) {
+				out = append(out, dy*engine.Stride+dx)
+			}
+		}
+	}
+	return out
+}()
+
+// resetNear recomputes the candidate counts from the thread's board.
+func (t *abThread) resetNear() {
+	t.near = [engine.NumCells]uint8{}
+	b := t.e.B
+	for i := range b.Stones() {
+		p, _ := b.Move(i)
+		t.addNear(p, 1)
+	}
+}
+
+// addNear adds d to the candidate counts around p.
+func (t *abThread) addNear(p engine.Point, d uint8) {
+	for _, off := range nearOffsets {
+		q := (int(p) + off) & (engine.NumCells - 1)
+		t.near[q] += d
+	}
+}
+
+// play plays p for c on the thread's board and evaluation.
+func (t *abThread) play(p engine.Point, c engine.Color) {
+	t.e.Play(p, c)
+	t.addNear(p, 1)
+}
+
+// undo takes back the last play.
+func (t *abThread) undo() {
+	p, _ := t.e.B.LastMove()
+	t.addNear(p, 255) // -1
+	t.e.Undo()
+}
+
+// Move ordering bonuses, above any static score.
+const (
+	orderTT      = 1 << 30
+	orderKiller  = 1 << 28
+	orderCounter = 1 << 27
+)
+
+// threatOrder is the ordering value of a move's threat class for the
+// mover (attack) and for the opponent it blocks (defence).
+var (
+	attackOrder  = [engine.NumThreats]int32{0, 0, 20, 30, 300, 600, 500, 5000, 8000, 100000}
+	defenceOrder = [engine.NumThreats]int32{0, 0, 10, 15, 200, 400, 300, 3000, 6000, 50000}
+)
+
+// genMoves returns the moves of the side to move at ply, scored, in the
+// thread's buffer for the ply; sorted best first when sorted is true, else
+// in board order for pickMove. Facing a threat
+// of a straight four or a four-three (the opponent wins in two unless
+// stopped), only the moves that stop it and the side's own fours are
+// returned; a position with no defence returns no move.
+func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted bool) []scoredMove {
+	e := t.e
+	b := e.B
+	c := t.root
+	if ply%2 == 1 {
+		c = c.Opponent()
+	}
+	o := c.Opponent()
+	ci := (c - 1) & 1
+	buf := t.moves[ply][:0]
+	n := b.Size()
+	if b.Stones() == 0 {
+		buf = append(buf, scoredMove{p: engine.PointAt(n/2, n/2)})
+		t.moves[ply] = buf
+		return buf
+	}
+	threatened := e.Counts(o, engine.ThreatStraightFour)+e.Counts(o, engine.ThreatFourThree) > 0
+	var reach *[engine.NumCells]bool
+	if threatened {
+		reach = t.threatReach(o)
+	}
+	var last engine.Point
+	if k := b.Stones(); k > 0 {
+		last, _ = b.Move(k - 1)
+	}
+	killers := t.killers[min(ply, MaxPly-1)]
+	counter := engine.NoPoint
+	if last != engine.NoPoint {
+		counter = t.counter[ci][last]
+	}
+	tc := &e.t[ci]
+	to := &e.t[(o-1)&1]
+	for y := 0; y < n; y++ {
+		row := engine.PointAt(0, y)
+		for x := 0; x < n; x++ {
+			p := row + engine.Point(x)
+			if t.near[p] == 0 || b.At(p) != engine.Empty {
+				continue
+			}
+			thC, thO := b.Threat(c, p), b.Threat(o, p)
+			if thC == engine.ThreatForbidden || !b.Legal(c, p) {
+				continue
+			}
+			if threatened && thC < engine.ThreatFour && (!reach[p] || !t.stops(c, p)) {
+				continue
+			}
+			st := b.State(p)
+			s := attackOrder[thC] + defenceOrder[thO] + tc.Move[codeOf[st.Patterns(c)]] + to.Wait[codeOf[st.Patterns(o)]]/2 +
+				t.history[ci][p]/16
+			switch p {
+			case ttMove:
+				s += orderTT
+			case killers[0], killers[1]:
+				s += orderKiller
+			case counter:
+				s += orderCounter
+			}
+			buf = append(buf, scoredMove{p: p, score: s})
+		}
+	}
+	if !sorted {
+		t.moves[ply] = buf
+		return buf
+	}
+	slices.SortFunc(buf, func(a, b scoredMove) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return int(a.p) - int(b.p) // deterministic ties
+	})
+	t.moves[ply] = buf
+	return buf
+}
+
+// threatReach marks the cells that can stop o's threats of a straight
+// four or a four-three: a move changes the patterns of a threat cell only
+// from the cell itself or from within five steps along one of its lines,
+// and must do so for every threat cell. The marks are in the thread's
+// scratch array, valid until the next call.
+func (t *abThread) threatReach(o engine.Color) *[engine.NumCells]bool {
+	b := t.e.B
+	var buf [64]engine.Point
+	var count [engine.NumCells]uint8
+	threats := 0
+	for _, q := range b.Points(o, engine.FourPoints, buf[:0]) {
+		if th := b.Threat(o, q); th != engine.ThreatStraightFour && th != engine.ThreatFourThree {
+			continue
+		}
+		threats++
+		count[q]++
+		for _, d := range engine.Dirs {
+			for k := 1; k <= engine.Pad; k++ {
+				for _, s := range [2]int{1, -1} {
+					r := (int(q) + s*k*d) & (engine.NumCells - 1)
+					count[r]++
+				}
+			}
+		}
+	}
+	for i := range t.reach {
+		t.reach[i] = threats > 0 && int(count[i]) >= threats
+	}
+	return &t.reach
+}
+
+// moveScore is the static ordering score of c's move p (genMoves's, without
+// the search's own history and killers): its threat classes for both
+// sides and the evaluation tables' values of its cell.
+func moveScore(e *Eval, c engine.Color, p engine.Point) int32 {
+	b := e.B
+	o := c.Opponent()
+	st := b.State(p)
+	return attackOrder[b.Threat(c, p)] + defenceOrder[b.Threat(o, p)] + e.t[(c-1)&1].Move[codeOf[st.Patterns(c)]] +
+		e.t[(o-1)&1].Wait[codeOf[st.Patterns(o)]]/2
+}
+
+// stops reports whether c's move p leaves the opponent no straight four or
+// four-three to make (the threats of a win in two), checked by playing it.
+func (t *abThread) stops(c engine.Color, p engine.Point) bool {
+	o := c.Opponent()
+	t.nodes++
+	t.e.Play(p, c)
+	ok := t.e.Counts(o, engine.ThreatStraightFour)+t.e.Counts(o, engine.ThreatFourThree) == 0
+	t.e.Undo()
+	return ok
+}
