@@ -604,4 +604,3 @@ func (t *abThread) ageHistory() {
 	}
 	t.killers = [MaxPly][2]engine.Point{}
 }
-
