@@ -37,5 +37,19 @@ func (v *VCFProbe) Win(b *engine.Board, att engine.Color, maxNodes int64) (engin
 	return line[0], true
 }
 
+// WinLine is Win returning the whole line found (attacker and defender
+// moves alternating, attacker first), or nil. The line is the probe's own,
+// valid until its next call.
+func (v *VCFProbe) WinLine(b *engine.Board, att engine.Color, maxNodes int64) []engine.Point {
+	v.bu = Budget{ctx: context.Background(), start: time.Now(), maxNodes: maxNodes}
+	r := &v.run
+	r.reset(b, att, v.tt, &v.bu)
+	line, _, ok := r.find(maxVCFDepth)
+	if !ok {
+		return nil
+	}
+	return line
+}
+
 // Nodes returns the nodes the last Win searched.
 func (v *VCFProbe) Nodes() int64 { return v.run.nodes }

@@ -32,6 +32,7 @@ func bestCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS search goroutines"},
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
 				Usage: "tables and tree, MiB"},
+			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
 		),
 		Action: runBest(stdin),
 	}
@@ -106,6 +107,12 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 		}
 		engineName := c.String("engine")
 		searcher, err := newSearcher(engineName, c.Int("threads"), c.Int("memory"))
+		if err == nil {
+			var w *play.Weights
+			if w, err = loadWeights(c); err == nil {
+				setWeights(searcher, w)
+			}
+		}
 		if err != nil {
 			return err
 		}

@@ -28,12 +28,17 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "mcts", Usage: "search: mcts or ab (alpha-beta)"},
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS goroutines (INFO thread_num overrides)"},
 			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
+			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
 		},
 		Action: func(c *cli.Context) error {
 			if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
 				return err
 			}
-			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: c.String("engine")}, gomocup.Options{
+			weights, err := loadWeights(c)
+			if err != nil {
+				return err
+			}
+			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: c.String("engine"), weights: weights}, gomocup.Options{
 				TurnTime: c.Duration("turn-time"),
 				About:    fmt.Sprintf(`name="gomoku", version="%s", author="the gomoku authors", country="", www="", email=""`, version),
 				Settings: gomocup.Settings{MemoryMiB: solver.DefaultMemoryMiB, Threads: c.Int("threads")},
@@ -48,6 +53,7 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 // manager allows (half the memory each).
 type brainEngine struct {
 	name     string
+	weights  *play.Weights
 	settings gomocup.Settings
 	slv      *solver.Solver
 	searcher play.Searcher
@@ -76,6 +82,7 @@ func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
 	}
 	if e.searcher == nil {
 		e.searcher, _ = newSearcher(e.name, e.settings.Threads, mib/2)
+		setWeights(e.searcher, e.weights)
 	}
 	return e.slv, e.searcher
 }

@@ -175,10 +175,16 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 	return play.ReadWeights(name)
 }
 
-// setWeights gives an alpha-beta searcher the weights (nil: the
-// built-in ones).
+// setWeights gives a searcher the evaluation weights (nil: the built-in
+// ones).
 func setWeights(s play.Searcher, w *play.Weights) {
-	if ab, ok := s.(*play.AlphaBeta); ok && w != nil {
-		ab.Weights = w
+	if w == nil {
+		return
+	}
+	switch s := s.(type) {
+	case *play.AlphaBeta:
+		s.Weights = w
+	case *play.MCTS:
+		s.Weights = w
 	}
 }

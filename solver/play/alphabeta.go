@@ -34,8 +34,10 @@ import (
 //     four or a four-three only the moves that stop it, checked by playing
 //     them, and the side's own fours; otherwise every empty cell within two
 //     of a stone (three along a line with a stone of either side);
-//   - at the horizon, a VCF search for the side to move (solver.VCFProbe)
-//     before the static evaluation;
+//   - at the horizon, a search of the side to move's fours and their
+//     forced blocks (quiesce, after Rapfi's vcfsearch), which finds a VCF
+//     and values the fours; reverse futility pruning and razoring into it
+//     near the horizon;
 //   - renju's forbidden points never played by black, and a white four
 //     whose only block is forbidden counted as a win;
 //   - Lazy SMP: Threads goroutines search the same root on their own boards
@@ -72,8 +74,20 @@ type ABParams struct {
 	// LateMoves is how many moves are searched at depth 1 (and twice as
 	// many at depth 2) before the quiet rest is pruned (0: all).
 	LateMoves int
-	// VCFNodes bounds the VCF search at the horizon, in nodes (0: none).
-	VCFNodes int64
+	// QFours is the most fours the search at the horizon plays in a row
+	// (quiesce: a VCF of up to QFours fours is found).
+	QFours int
+	// VCFDefDepth: at nodes this deep or deeper (0: none), when the
+	// opponent would have a VCF were it to move (found within VCFDefNodes
+	// nodes), only the side's fours and the cells of that VCF line that
+	// leave the opponent no VCF (checked the same way) are searched.
+	VCFDefDepth int
+	VCFDefNodes int64
+	// ReverseMargin: at depth 1 to 3, a node whose static value is this
+	// much per ply above beta stands (reverse futility pruning; 0: off).
+	// RazorMargin: a node this much per ply below alpha searches only its
+	// fours (razoring; 0: off).
+	ReverseMargin, RazorMargin int32
 	// MaxMoves and MovesPerPly cap the moves searched below the root at
 	// MaxMoves + MovesPerPly·depth, best first by the move ordering
 	// (MaxMoves 0: no cap). The moves against a threat are never capped.
@@ -82,7 +96,7 @@ type ABParams struct {
 
 // DefaultABParams are the defaults of ABParams.
 func DefaultABParams() ABParams {
-	return ABParams{Aspiration: 150, LMRBase: 50, LMRDiv: 220, FutilityMargin: 400, LateMoves: 12, VCFNodes: 64,
+	return ABParams{Aspiration: 150, LMRBase: 50, LMRDiv: 220, FutilityMargin: 400, LateMoves: 12, QFours: 10, ReverseMargin: 500, RazorMargin: 700, VCFDefDepth: 2, VCFDefNodes: 300,
 		MaxMoves: 10, MovesPerPly: 2}
 }
 
@@ -100,7 +114,6 @@ type abThread struct {
 	a       *AlphaBeta
 	id      int
 	e       *Eval
-	vcf     *solver.VCFProbe
 	root    engine.Color
 	nodes   int64
 	seldep  int
@@ -112,6 +125,9 @@ type abThread struct {
 	moves   [MaxPly][]scoredMove
 	near    [engine.NumCells]uint8 // stones within reach of each cell (movegen.go)
 	reach   [engine.NumCells]bool  // threatReach's scratch
+	vcf     *solver.VCFProbe
+	defMark [engine.NumCells]uint32 // cells of the opponent's VCF line, stamped defGen
+	defGen  uint32
 	pv      [MaxPly][MaxPly]engine.Point
 	pvLen   [MaxPly]int
 }
@@ -284,7 +300,7 @@ func (t *abThread) iterate(lmr *lmrTable, maxDepth, multipv int, rootMoves []eng
 // to only when it is not empty.
 func (t *abThread) rootMoves(only []engine.Point) []engine.Point {
 	b, c := t.e.B, t.root
-	ms := t.genMoves(0, engine.NoPoint, true)
+	ms := t.genMoves(0, engine.NoPoint, true, false)
 	var out []engine.Point
 	for _, m := range ms {
 		if len(only) > 0 && !slices.Contains(only, m.p) {
@@ -415,7 +431,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		}
 	}
 	if depth <= 0 {
-		return t.quiesce(c, ply)
+		return t.quiesce(alpha, beta, ply, 0)
 	}
 	key := b.Hash()
 	ttMove := engine.NoPoint
@@ -433,16 +449,39 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	}
 	static := e.Value(c)
 	threatened := e.Counts(o, engine.ThreatStraightFour)+e.Counts(o, engine.ThreatFourThree) > 0
-	moves := t.genMoves(ply, ttMove, false)
+	p := &t.a.Params
+	if !pv && !threatened && static < WinScore-MaxPly && static > -WinScore+MaxPly {
+		// reverse futility: far above beta near the horizon, stand
+		if depth <= 3 && p.ReverseMargin > 0 && static-p.ReverseMargin*int32(depth) >= beta {
+			return static
+		}
+		// razoring: far below alpha, only fours can save it
+		if depth <= 3 && p.RazorMargin > 0 && static+p.RazorMargin*int32(depth) < alpha {
+			return t.quiesce(alpha, alpha+1, ply, 0)
+		}
+	}
+	// facing a VCF (were the opponent to move), only the moves that stop it
+	vcfThreat := false
+	if p.VCFDefDepth > 0 && depth >= p.VCFDefDepth && !threatened && b.Count(o, engine.FourPoints) > 0 {
+		line := t.vcf.WinLine(b, o, p.VCFDefNodes)
+		t.nodes += t.vcf.Nodes()
+		if line != nil {
+			vcfThreat = true
+			t.defGen++
+			for _, q := range line {
+				t.defMark[q] = t.defGen
+			}
+		}
+	}
+	moves := t.genMoves(ply, ttMove, false, vcfThreat)
 	if len(moves) == 0 {
 		if b.Stones() >= b.Size()*b.Size() {
 			return 0
 		}
 		return -(WinScore - int32(ply) - 2) // every move loses to the threat
 	}
-	p := &t.a.Params
 	limit := len(moves)
-	if p.MaxMoves > 0 && !threatened {
+	if p.MaxMoves > 0 && !threatened && !vcfThreat {
 		limit = min(limit, p.MaxMoves+p.MovesPerPly*depth)
 	}
 	bestScore, bestMove := int32(-WinScore-1), engine.NoPoint
@@ -531,18 +570,84 @@ func pickMove(moves []scoredMove, i int) scoredMove {
 	return moves[i]
 }
 
-// quiesce is the horizon: a VCF of the side to move wins; else the static
-// evaluation.
-func (t *abThread) quiesce(c engine.Color, ply int) int32 {
+// quiesce is the horizon, a search of fours in the manner of Rapfi's
+// vcfsearch and vcfdefend: the side to move may stand on the static
+// evaluation or play its fours (each answered by its forced block, which
+// is searched on), so that a VCF of up to QFours fours is found and valued
+// as a win, and a four that gains something is valued by the position it
+// leads to. It returns within (alpha, beta) or a bound beyond them.
+func (t *abThread) quiesce(alpha, beta int32, ply, fours int) int32 {
+	t.pvLen[ply] = 0
+	if !t.poll(ply) {
+		return 0
+	}
 	e := t.e
-	if n := t.a.Params.VCFNodes; n > 0 && e.B.Count(c, engine.FourPoints) >= 2 {
-		_, ok := t.vcf.Win(e.B, c, n)
-		t.nodes += t.vcf.Nodes()
-		if ok {
-			return WinScore - int32(ply) - 9 // a VCF: a win, farther than the direct ones
+	b := e.B
+	c := t.root
+	if ply%2 == 1 {
+		c = c.Opponent()
+	}
+	o := c.Opponent()
+	if b.LastMoveWon() {
+		return -(WinScore - int32(ply))
+	}
+	if b.Count(c, engine.FivePoints) > 0 {
+		return WinScore - int32(ply) - 1
+	}
+	if n := b.Count(o, engine.FivePoints); n > 0 {
+		p := b.FirstPoint(o, engine.FivePoints)
+		if n >= 2 || !b.Legal(c, p) {
+			return -(WinScore - int32(ply) - 2)
+		}
+		if ply >= MaxPly-4 {
+			return e.Value(c)
+		}
+		t.play(p, c)
+		s := -t.quiesce(-beta, -alpha, ply+1, fours)
+		t.undo()
+		t.setPV(ply, p)
+		return s
+	}
+	if b.Count(o, engine.FourPoints) == 0 && (e.Counts(c, engine.ThreatStraightFour) > 0 || e.Counts(c, engine.ThreatFourThree) > 0) {
+		if p := t.winningThreat(c); p != engine.NoPoint {
+			t.setPV(ply, p)
+			return WinScore - int32(ply) - 3
 		}
 	}
-	return e.Value(c)
+	stand := e.Value(c)
+	if stand >= beta || fours >= t.a.Params.QFours || ply >= MaxPly-4 || b.Count(c, engine.FourPoints) == 0 {
+		return stand
+	}
+	alpha = max(alpha, stand)
+	best := stand
+	var buf [64]engine.Point
+	pts := b.Points(c, engine.FourPoints, buf[:0])
+	// the strongest fours first: four-threes, then the rest
+	for pass := 0; pass < 2; pass++ {
+		for _, p := range pts {
+			th := b.Threat(c, p)
+			if (pass == 0) != (th >= engine.ThreatFourThree) || !b.Legal(c, p) {
+				continue
+			}
+			t.play(p, c)
+			s := -t.quiesce(-beta, -alpha, ply+1, fours+1)
+			t.undo()
+			if t.stop.Load() {
+				return 0
+			}
+			if s > best {
+				best = s
+				if s > alpha {
+					alpha = s
+					t.setPV(ply, p)
+					if s >= beta {
+						return s
+					}
+				}
+			}
+		}
+	}
+	return best
 }
 
 // winningThreat returns a legal move of c that makes a straight four or a

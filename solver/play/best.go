@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -54,16 +55,26 @@ type Report struct {
 	// SearchTime is the time of the tree search alone (Elapsed is all of
 	// Best's).
 	SearchTime time.Duration
+	// Refuted are the search's choices (KindSearch) that the check found
+	// the opponent wins against, by VCF or VCT, and that were left out.
+	Refuted []engine.Point
 	SearchReport
 }
 
 // BestShares split Best's time limit: the side to move's win check, the
-// opponent's, the defences' checks, and what is left goes to the search.
+// opponent's, the defences' checks, and what is left goes to the search,
+// less bestVerifyShare kept to check the search's choice against the
+// opponent's VCT.
 const (
-	bestWinShare     = 0.25
+	bestWinShare     = 0.15
 	bestThreatShare  = 0.10
 	bestDefenceShare = 0.25
+	bestVerifyShare  = 0.25
 )
+
+// bestMaxRefuted is how many of the search's choices Best checks and
+// refutes before it keeps one unchecked.
+const bestMaxRefuted = 4
 
 // bestCheckNodes bounds each check when Best has no time limit (nodes).
 const bestCheckNodes = 2_000_000
@@ -125,16 +136,7 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	}
 	rest := lim
 	if threat.Status != solver.StatusWin {
-		if lim.Time > 0 {
-			rest.Time = max(lim.Time-time.Since(start), time.Millisecond)
-		}
-		sr, err := searcher.Search(ctx, b, c, rest, multipv, nil, progress)
-		if err != nil {
-			return Report{}, err
-		}
-		st := sr.Elapsed
-		sr.Elapsed = time.Since(start)
-		return Report{Kind: KindSearch, SearchReport: sr, SearchTime: st}, nil
+		return searchVerified(ctx, s, b, c, searcher, lim, multipv, progress, start)
 	}
 	proven, unproven, checked, err := defences(ctx, s, b, c, lim, start)
 	if err != nil {
@@ -159,6 +161,84 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	}
 	rep.SearchTime, sr.Elapsed = sr.Elapsed, time.Since(start)
 	rep.SearchReport = sr
+	return rep, nil
+}
+
+// searchVerified is Best's step 3: the search, then its choice checked
+// against the opponent's VCT. A move after which the opponent wins by VCF
+// or VCT (solved within the check's share of the time) is refuted: it is
+// left out and the search runs again on the other moves with the time
+// left, up to bestMaxRefuted times; a move the check cannot refute is
+// played (the opponent's win was not found, not disproved).
+func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher,
+	lim solver.Limits, multipv int, progress solver.ProgressFunc, start time.Time) (Report, error) {
+	o := c.Opponent()
+	deadline := time.Time{}
+	if lim.Time > 0 {
+		deadline = start.Add(lim.Time)
+	}
+	rest := lim
+	if lim.Time > 0 {
+		rest.Time = max(lim.Time-time.Since(start)-time.Duration(float64(lim.Time)*bestVerifyShare), time.Millisecond)
+	}
+	var excluded []engine.Point
+	var rootMoves []engine.Point
+	var rep Report
+	bb := b.Clone()
+	for round := 0; ; round++ {
+		sr, err := searcher.Search(ctx, b, c, rest, multipv, rootMoves, progress)
+		if err != nil {
+			if errors.Is(err, ErrNoMoves) && len(excluded) > 0 {
+				break // every move refuted: keep the last report
+			}
+			return Report{}, err
+		}
+		rep.SearchTime += sr.Elapsed
+		rep.SearchReport = sr
+		rep.Kind = KindSearch
+		if len(sr.Moves) == 0 || round >= bestMaxRefuted || sr.Moves[0].Proven == 1 {
+			break
+		}
+		// check the choice: does the opponent win after it?
+		m := sr.Moves[0].Move
+		check := solver.Limits{Nodes: bestCheckNodes / 10}
+		if !deadline.IsZero() {
+			left := time.Until(deadline)
+			if left < 2*time.Millisecond {
+				break
+			}
+			check = solver.Limits{Time: left / 2}
+		}
+		bb.Play(m, c)
+		won := bb.LastMoveWon()
+		var a solver.Answer
+		if !won {
+			a, err = s.Solve(ctx, solver.Problem{Board: bb, ToMove: o, Attacker: o}, solver.ModeVCT, check, nil)
+		}
+		bb.Undo()
+		if err != nil {
+			return Report{}, fmt.Errorf("checking %v: %w", m, err)
+		}
+		rep.Checked++
+		if won || a.Status != solver.StatusWin {
+			break
+		}
+		// refuted: search the other moves
+		excluded = append(excluded, m)
+		if rootMoves == nil {
+			rootMoves = candidates(b, c, nil, make([]bool, engine.NumCells))
+		}
+		rootMoves = slices.DeleteFunc(rootMoves, func(p engine.Point) bool { return slices.Contains(excluded, p) })
+		if len(rootMoves) == 0 {
+			break
+		}
+		if !deadline.IsZero() {
+			left := time.Until(deadline)
+			rest.Time = max(left*2/3, time.Millisecond)
+		}
+	}
+	rep.Refuted = excluded
+	rep.Elapsed = time.Since(start)
 	return rep, nil
 }
 

@@ -33,7 +33,10 @@ var abGenes = []gene{
 	{"lmr_div", 100, 500, func(p *ABParams) float64 { return float64(p.LMRDiv) }, func(p *ABParams, v float64) { p.LMRDiv = int(v) }, true},
 	{"futility_margin", 0, 1500, func(p *ABParams) float64 { return float64(p.FutilityMargin) }, func(p *ABParams, v float64) { p.FutilityMargin = int32(v) }, true},
 	{"late_moves", 4, 30, func(p *ABParams) float64 { return float64(p.LateMoves) }, func(p *ABParams, v float64) { p.LateMoves = int(v) }, true},
-	{"vcf_nodes", 0, 400, func(p *ABParams) float64 { return float64(p.VCFNodes) }, func(p *ABParams, v float64) { p.VCFNodes = int64(v) }, true},
+	{"vcf_def_depth", 0, 6, func(p *ABParams) float64 { return float64(p.VCFDefDepth) }, func(p *ABParams, v float64) { p.VCFDefDepth = int(v) }, true},
+	{"q_fours", 0, 20, func(p *ABParams) float64 { return float64(p.QFours) }, func(p *ABParams, v float64) { p.QFours = int(v) }, true},
+	{"reverse_margin", 0, 1500, func(p *ABParams) float64 { return float64(p.ReverseMargin) }, func(p *ABParams, v float64) { p.ReverseMargin = int32(v) }, true},
+	{"razor_margin", 0, 2000, func(p *ABParams) float64 { return float64(p.RazorMargin) }, func(p *ABParams, v float64) { p.RazorMargin = int32(v) }, true},
 	{"max_moves", 4, 30, func(p *ABParams) float64 { return float64(p.MaxMoves) }, func(p *ABParams, v float64) { p.MaxMoves = int(v) }, true},
 	{"moves_per_ply", 0, 6, func(p *ABParams) float64 { return float64(p.MovesPerPly) }, func(p *ABParams, v float64) { p.MovesPerPly = int(v) }, true},
 }

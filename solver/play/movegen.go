@@ -70,11 +70,13 @@ var (
 
 // genMoves returns the moves of the side to move at ply, scored, in the
 // thread's buffer for the ply; sorted best first when sorted is true, else
-// in board order for pickMove. Facing a threat
+// in board order for pickMove. With vcfThreat, the opponent's VCF line is
+// marked in defMark and only the side's fours and the marked cells that
+// stop the VCF (stopsVCF) are kept. Facing a threat
 // of a straight four or a four-three (the opponent wins in two unless
 // stopped), only the moves that stop it and the side's own fours are
 // returned; a position with no defence returns no move.
-func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted bool) []scoredMove {
+func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool) []scoredMove {
 	e := t.e
 	b := e.B
 	c := t.root
@@ -118,6 +120,9 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted bool) []scoredM
 				continue
 			}
 			if threatened && thC < engine.ThreatFour && (!reach[p] || !t.stops(c, p)) {
+				continue
+			}
+			if vcfThreat && thC < engine.ThreatFour && (t.defMark[p] != t.defGen || !t.stopsVCF(c, p)) {
 				continue
 			}
 			st := b.State(p)
@@ -191,6 +196,17 @@ func moveScore(e *Eval, c engine.Color, p engine.Point) int32 {
 	st := b.State(p)
 	return attackOrder[b.Threat(c, p)] + defenceOrder[b.Threat(o, p)] + e.t[(c-1)&1].Move[codeOf[st.Patterns(c)]] +
 		e.t[(o-1)&1].Wait[codeOf[st.Patterns(o)]]/2
+}
+
+// stopsVCF reports whether c's move p leaves the opponent no VCF (found
+// within the VCFDefNodes budget).
+func (t *abThread) stopsVCF(c engine.Color, p engine.Point) bool {
+	t.nodes++
+	t.e.Play(p, c)
+	_, won := t.vcf.Win(t.e.B, c.Opponent(), t.a.Params.VCFDefNodes)
+	t.nodes += t.vcf.Nodes()
+	t.e.Undo()
+	return !won
 }
 
 // stops reports whether c's move p leaves the opponent no straight four or

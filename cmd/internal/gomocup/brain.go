@@ -78,8 +78,8 @@ type brainMove struct {
 // turn minus brainSafety, and the brain answers by the turn minus half of
 // it whatever the search is doing (see think).
 const (
-	brainSafety = 60 * time.Millisecond
-	brainShare  = 0.75
+	brainSafety = 40 * time.Millisecond
+	brainShare  = 0.85
 )
 
 // NewBrain returns a brain that writes its answers to w and asks eng for
