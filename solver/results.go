@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -277,28 +278,28 @@ func (s *Store) get(k storeKey, status Status) (storeEntry, bool, error) {
 }
 
 // put records an entry unless the store already holds a stronger one with
-// the same verdict; it is flushed with the batch.
-func (s *Store) put(k storeKey, e storeEntry) error {
+// the same verdict (kept false); it is flushed with the batch.
+func (s *Store) put(k storeKey, e storeEntry) (kept bool, err error) {
 	if old, ok, err := s.get(k, e.status); err == nil && ok && !e.stronger(old) {
-		return nil
+		return false, nil
 	}
 	key, val := k.bytes(e.status), e.encode()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return errors.New("store closed")
+		return false, errors.New("store closed")
 	}
 	if len(s.mem) >= storeMemLimit {
 		clear(s.mem)
 	}
 	s.mem[string(key)] = val
 	if err := s.wb.Set(key, val); err != nil {
-		return err
+		return false, err
 	}
 	if s.wb.Pending() >= storeFlushEvery {
-		return s.flushLocked()
+		return true, s.flushLocked()
 	}
-	return nil
+	return true, nil
 }
 
 // StoreStats describes a store's contents.
@@ -339,4 +340,54 @@ func (s *Store) Compact() error {
 		return err
 	}
 	return s.db.Compact()
+}
+
+// keyFromBytes reads a 15-byte store key (see Store) back into its fields
+// and verdict.
+func keyFromBytes(b []byte) (storeKey, Status, bool) {
+	if len(b) != 15 || b[0] != storeKeyVersion {
+		return storeKey{}, 0, false
+	}
+	k := storeKey{rule: engine.Rule(b[1]), size: int(b[2]), attacker: engine.Color(b[3] & 0x7f), passes: b[3]&0x80 != 0,
+		mode: Mode(b[4]), threat: int(b[5]), hash: binary.BigEndian.Uint64(b[6:14])}
+	return k, Status(b[14]), true
+}
+
+// MergeStats counts what Merge did.
+type MergeStats struct {
+	// Read is the results read from the sources; Kept those that were
+	// stronger than what the store held (or new to it); Corrupt the
+	// entries that did not decode (left out).
+	Read, Kept, Corrupt int
+}
+
+// Merge adds every result of src to the store, keeping per position the
+// best win and the strongest no-win, as Solve does: a shard's store merged
+// into another gives the store one run over both shards' positions would
+// have made (each position's results are independent of the order they
+// came in). src is read with badger's Stream framework. Errors: ctx's, the
+// stores'.
+func (s *Store) Merge(ctx context.Context, src *Store) (MergeStats, error) {
+	var st MergeStats
+	if err := src.Flush(); err != nil {
+		return st, err
+	}
+	err := src.db.Stream(ctx, func(key, value []byte) error {
+		st.Read++
+		k, status, ok := keyFromBytes(key)
+		e, err := decodeEntry(value)
+		if !ok || err != nil || e.status != status {
+			st.Corrupt++
+			return nil
+		}
+		kept, err := s.put(k, e)
+		if kept {
+			st.Kept++
+		}
+		return err
+	})
+	if err != nil {
+		return st, err
+	}
+	return st, s.Flush()
 }

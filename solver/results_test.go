@@ -36,11 +36,11 @@ func TestStoreRoundTrip(t *testing.T) {
 		}
 		const n = 200
 		for i := 0; i < n; i++ {
-			if err := st.put(testKey(i), testEntry(i)); err != nil {
+			if _, err := st.put(testKey(i), testEntry(i)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := st.put(testKey(0), storeEntry{status: StatusNoWin, depth: 7}); err != nil {
+		if _, err := st.put(testKey(0), storeEntry{status: StatusNoWin, depth: 7}); err != nil {
 			t.Fatal(err)
 		}
 		if dir != "" {
@@ -61,7 +61,7 @@ func TestStoreRoundTrip(t *testing.T) {
 			t.Errorf("dir %q: the no-win beside the win is missing", dir)
 		}
 		// a weaker result does not replace a stronger one
-		if err := st.put(testKey(0), storeEntry{status: StatusNoWin, depth: 3}); err != nil {
+		if _, err := st.put(testKey(0), storeEntry{status: StatusNoWin, depth: 3}); err != nil {
 			t.Fatal(err)
 		}
 		if e, _, _ := st.get(testKey(0), StatusNoWin); e.depth != 7 {
@@ -152,7 +152,7 @@ func TestStoreChild(t *testing.T) {
 		return
 	}
 	for i := 0; ; i++ {
-		if err := st.put(testKey(i), testEntry(i)); err != nil {
+		if _, err := st.put(testKey(i), testEntry(i)); err != nil {
 			fmt.Println("error", err)
 			return
 		}

@@ -236,7 +236,8 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	if mode != ModeVCF && a.Status == StatusWin {
 		e.shortest = false
 	}
-	return a, s.Store.put(key, e)
+	_, err = s.Store.put(key, e)
+	return a, err
 }
 
 // search runs the searches of a mode.

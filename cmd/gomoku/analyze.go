@@ -42,10 +42,12 @@ func analyzeCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "threat-limit", Value: solver.DefaultThreatLimit, Usage: "VCT threat limit"},
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB, Usage: "tables of all jobs together, MiB"},
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"}, Usage: "badger store `DIR` of solved positions, read before and written after each search"},
-			&cli.StringFlag{Name: "shard", Usage: "analyse only shard `k/n` of the records (those whose ordinal is k-1 modulo n)"},
+			&cli.StringFlag{Name: "shard", Usage: shardUsage},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the analysis to `FILE` (whole when complete) instead of standard output"},
 			&cli.BoolFlag{Name: "progress", Value: true, Usage: "show a progress bar on standard error when it is a terminal"},
 		),
-		Action: runAnalyze(stdin),
+		Action:      runAnalyze(stdin),
+		Subcommands: []*cli.Command{summarizeCommand()},
 	}
 }
 
@@ -125,7 +127,7 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		if t := c.Int("threat-limit"); t < 0 || t > solver.MaxThreatLimit {
 			return usagef("--threat-limit %d: want 0 to %d", t, solver.MaxThreatLimit)
 		}
-		sh, err := parseShard(c.String("shard"))
+		sh, err := parseShard(c.String("shard"), os.Getenv)
 		if err != nil {
 			return err
 		}
@@ -169,15 +171,30 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("positions"),
 				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 		}
-		out := newAnalyzeWriter(c.App.Writer, format)
+		var w io.Writer = c.App.Writer
+		var outFile *outputFile
+		if name := c.String("output"); name != "" {
+			if outFile, err = createOutput(name, c.Args().Slice()); err != nil {
+				return err
+			}
+			w = outFile
+		}
+		out := newAnalyzeWriter(w, format)
 		start := time.Now()
 		done := analyzeAll(c.Context, games, c.Int("jobs"), c.Int("memory"), c.Int("threat-limit"), results, lim, bar, out)
 		if bar != nil {
 			_ = bar.Finish()
 		}
 		out.batch(failed, time.Since(start))
-		if err := out.flush(); err != nil {
-			return err
+		ferr := out.flush()
+		if outFile != nil {
+			// the games analysed are kept, after Ctrl-C too
+			if cerr := outFile.Commit(); ferr == nil {
+				ferr = cerr
+			}
+		}
+		if ferr != nil {
+			return ferr
 		}
 		if c.Context.Err() != nil {
 			return c.Context.Err()
@@ -195,33 +212,6 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		}
 		return nil
 	}
-}
-
-// shard is --shard k/n: of the records, in the order read, it keeps those
-// whose ordinal is k-1 modulo n (all of them when n is 0).
-type shard struct {
-	k, n    int
-	ordinal int // records seen so far
-}
-
-// parseShard reads --shard k/n; "" is no sharding. Errors are usage errors.
-func parseShard(s string) (*shard, error) {
-	if s == "" {
-		return &shard{}, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	k, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
-		return nil, usagef("--shard %q: want k/n with 1 <= k <= n", s)
-	}
-	return &shard{k: k, n: n}, nil
-}
-
-// keep counts the next record and reports whether it is in the shard.
-func (s *shard) keep() bool {
-	s.ordinal++
-	return s.n == 0 || (s.ordinal-1)%s.n == s.k-1
 }
 
 // inputExts are the extensions read from directories.
@@ -284,8 +274,10 @@ func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int
 			slv := solver.NewSolver(max(8, mib/jobs))
 			slv.Store, slv.ThreatLimit = store, threat
 			// with a job per core, one VCT search per position gets the
-			// core instead of the threat limits taking turns on it
-			slv.OneSearch = jobs >= runtime.GOMAXPROCS(0) && lim.Time > 0
+			// core instead of the threat limits taking turns on it; under a
+			// node limit, one search makes the results repeat exactly (which
+			// of the side-by-side searches wins first is a matter of timing)
+			slv.OneSearch = lim.Nodes > 0 || jobs >= runtime.GOMAXPROCS(0) && lim.Time > 0
 			var b *engine.Board
 			for t := range tasks {
 				g := t.g

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -37,7 +38,7 @@ func bookCommand(stdin io.Reader) *cli.Command {
 					"five), and the move played. Analysis records also mark proven wins. The book is written in one batch at the\n" +
 					"end; an interrupted build writes nothing.",
 				Flags: append(inputFlags()[1:], bookFlag,
-					&cli.StringFlag{Name: "shard", Usage: "add only shard `k/n` of the records (those whose ordinal is k-1 modulo n)"},
+					&cli.StringFlag{Name: "shard", Usage: shardUsage},
 					&cli.IntFlag{Name: "max-ply", Usage: "stop each game after this many moves (0: none)"}),
 				Action: runBookBuild(stdin),
 			},
@@ -120,7 +121,7 @@ func isAnalysis(data []byte) bool {
 
 func runBookBuild(stdin io.Reader) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		sh, err := parseShard(c.String("shard"))
+		sh, err := parseShard(c.String("shard"), os.Getenv)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -46,6 +47,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
 			&cli.StringFlag{Name: "proof", Usage: "write the proof tree of each win to `FILE` (JSON Lines, one proof per line)"},
 			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error"},
+			&cli.StringFlag{Name: "shard", Usage: shardUsage},
 		),
 		Action: runSolve(stdin),
 	}
@@ -112,6 +114,10 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		if err := checkMemory(c.Int("memory")); err != nil {
 			return err
 		}
+		sh, err := parseShard(c.String("shard"), os.Getenv)
+		if err != nil {
+			return err
+		}
 		slv := solver.NewSolver(c.Int("memory"))
 		slv.VCF.Shortest = c.Bool("shortest")
 		if dir := c.String("tt"); dir != "" {
@@ -132,6 +138,9 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		}
 		out := in.out
 		err = in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+			if !sh.keep() {
+				return nil
+			}
 			att := attacker
 			if att == engine.Empty {
 				att = p.Attacker

@@ -54,6 +54,48 @@ func ttCommand() *cli.Command {
 				},
 			},
 			{
+				Name:      "merge",
+				Usage:     "add the results of other stores (the shards of a sharded run) to the store, keeping per position the best win and the strongest no-win",
+				ArgsUsage: "SRC-DIR...",
+				Flags:     []cli.Flag{dir},
+				Action: func(c *cli.Context) error {
+					if c.NArg() == 0 {
+						return usagef("name the stores to merge in")
+					}
+					for _, src := range c.Args().Slice() {
+						if sameFile(src, c.String("tt")) {
+							return usagef("%s is the store merged into: a store cannot be merged into itself", src)
+						}
+					}
+					st, err := solver.OpenStore(c.String("tt"), store.Options{})
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					var total solver.MergeStats
+					for _, name := range c.Args().Slice() {
+						src, err := solver.OpenStore(name, store.Options{ReadOnly: true})
+						if err != nil {
+							return err
+						}
+						ms, err := st.Merge(c.Context, src)
+						src.Close()
+						if err != nil {
+							return fmt.Errorf("%s: %w", name, err)
+						}
+						total.Read += ms.Read
+						total.Kept += ms.Kept
+						total.Corrupt += ms.Corrupt
+					}
+					if err := st.Close(); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "store %s: %d results read from %d stores, %d kept (new or stronger), %d corrupt\n",
+						c.String("tt"), total.Read, c.NArg(), total.Kept, total.Corrupt)
+					return nil
+				},
+			},
+			{
 				Name:  "compact",
 				Usage: "flatten the LSM tree and garbage-collect the value log",
 				Flags: []cli.Flag{dir},

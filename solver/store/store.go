@@ -7,7 +7,7 @@
 //     value log files, small caches, checksums verified on every read), the
 //     database's kind marker, read-only opens, and the errors: ErrLocked,
 //     ErrMissing, ErrWrongKind, ErrDamaged, ErrInterrupted; Get, Each,
-//     Close and Compact.
+//     Stream (badger's Stream framework, for merges), Close and Compact.
 //   - batch.go: Batch, a write batch (badger's WriteBatch) that counts its
 //     pending writes, for callers that flush every so many.
 //   - journal.go: WriteAll, a write of many keys that a crash leaves whole
@@ -21,6 +21,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dgraph-io/badger/v4/y"
+	"github.com/dgraph-io/ristretto/v2/z"
 )
 
 // DB is an open badger database of one kind. Its methods are safe for
@@ -367,4 +369,32 @@ func (d *DB) Close() error {
 		err = d.safely(d.db.Close)
 	})
 	return err
+}
+
+// Stream calls fn with every key and value of the database (the internal
+// keys left out), read by badger's Stream framework (parallel iterators
+// over key ranges, batched in buffers), from one goroutine at a time, in
+// no set order. The slices are valid only during the call. An error from
+// fn, or ctx's end, stops it. Errors: ErrDamaged, badger's.
+func (d *DB) Stream(ctx context.Context, fn func(key, value []byte) error) error {
+	return d.safely(func() error {
+		st := d.db.NewStream()
+		st.LogPrefix = "gomoku " + d.kind
+		st.Send = func(buf *z.Buffer) error {
+			list, err := badger.BufferToKVList(buf)
+			if err != nil {
+				return err
+			}
+			for _, kv := range list.Kv {
+				if len(kv.Key) > 0 && kv.Key[0] == 0 {
+					continue
+				}
+				if err := fn(kv.Key, kv.Value); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return st.Orchestrate(ctx)
+	})
 }

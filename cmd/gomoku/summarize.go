@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// summarizeCommand is `gomoku analyze summarize`: the batch totals of the
+// JSON Lines that shards of an analysis wrote, as one run would print them.
+func summarizeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "summarize",
+		Usage:     "print the batch totals of analyze --format json outputs (the shards of a sharded analysis), as one run would",
+		ArgsUsage: "FILES... (analyze --format json output, - for standard input)",
+		Description: "Reads every game record and batch line of the files and prints the totals: games, positions (solved,\n" +
+			"unknown, from the store), missed wins, blunders, bad records and time (the shards' times added). The game\n" +
+			"records themselves are the concatenation of the files.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json (the batch line)"},
+		},
+		Action: runSummarize,
+	}
+}
+
+func runSummarize(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("name the analyses to summarize")
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return usagef("--format %q: want text or json", format)
+	}
+	var total batchRecord
+	t := &total.Batch
+	failed := 0
+	for _, name := range c.Args().Slice() {
+		data, err := readSource(name, c.App.Reader)
+		if err != nil {
+			return err
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 64<<20)
+		for line := 1; sc.Scan(); line++ {
+			raw := bytes.TrimSpace(sc.Bytes())
+			if len(raw) == 0 {
+				continue
+			}
+			if bytes.HasPrefix(raw, []byte(`{"batch"`)) {
+				var b batchRecord
+				if err := json.Unmarshal(raw, &b); err != nil {
+					failed++
+					fmt.Fprintf(c.App.ErrWriter, "gomoku: %s:%d: %v\n", name, line, err)
+					continue
+				}
+				t.FromStore += b.Batch.FromStore
+				t.Failed += b.Batch.Failed
+				t.TimeMS += b.Batch.TimeMS
+				continue
+			}
+			var rec analyzeRecord
+			if err := json.Unmarshal(raw, &rec); err != nil || rec.Plies == nil {
+				if err == nil {
+					err = fmt.Errorf("not an analyze record")
+				}
+				failed++
+				fmt.Fprintf(c.App.ErrWriter, "gomoku: %s:%d: %v\n", name, line, err)
+				continue
+			}
+			t.Games++
+			t.Plies += len(rec.Plies)
+			t.Unknown += rec.Unknown
+			t.Solved += len(rec.Plies) - rec.Unknown
+			t.MissedWins += len(rec.MissedWins)
+			t.Blunders += len(rec.Blunders)
+		}
+	}
+	out := c.App.Writer
+	if format == "json" {
+		if err := writeJSON(out, total); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(out, "batch: %d games, %d positions (%d solved, %d unknown, %d from the store), %d missed wins, %d blunders, %d bad records, %.1f s\n",
+			t.Games, t.Plies, t.Solved, t.Unknown, t.FromStore, t.MissedWins, t.Blunders, t.Failed,
+			(time.Duration(t.TimeMS) * time.Millisecond).Seconds())
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d line(s) unreadable: %w", failed, errRecords)
+	}
+	return nil
+}
