@@ -28,6 +28,14 @@ type PlyResult struct {
 	FromStore bool
 	Nodes     int64
 	Elapsed   time.Duration
+
+	// Value is the side to move's win rate by the best-move search, 0 to
+	// 1, or -1 when none was made; Best and PV are the search's move and
+	// principal variation. EvalFromStore says they came from the store.
+	Value         float64
+	Best          engine.Point
+	PV            []engine.Point
+	EvalFromStore bool
 }
 
 // analyzeProofFactor bounds, with a time limit, the whole of AnalyzePly:
@@ -43,7 +51,7 @@ const analyzeProofFactor = 2
 // except that a position where the opponent already has a five is reported
 // as no win, solved.
 func (s *Solver) AnalyzePly(ctx context.Context, b *engine.Board, c engine.Color, lim Limits) (PlyResult, error) {
-	r := PlyResult{ToMove: c, Move: engine.NoPoint}
+	r := PlyResult{ToMove: c, Move: engine.NoPoint, Value: -1, Best: engine.NoPoint}
 	if lim.Time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, analyzeProofFactor*lim.Time)
@@ -138,4 +146,142 @@ func Summarize(plies []PlyResult, winner engine.Color, lastWasFive bool) GameSum
 		}
 	}
 	return g
+}
+
+// Move classes of a game's analysis, from the loss of win rate a move
+// caused (the side's value before it minus its value after it), after
+// lichess's: below 0.10 good (best when it is the engine's own move), then
+// inaccuracy, mistake (0.20) and blunder (0.30).
+const (
+	ClassBest       = "best"
+	ClassGood       = "good"
+	ClassInaccuracy = "inaccuracy"
+	ClassMistake    = "mistake"
+	ClassBlunder    = "blunder"
+)
+
+// Class thresholds, in win rate lost.
+const (
+	InaccuracyLoss = 0.10
+	MistakeLoss    = 0.20
+	BlunderLoss    = 0.30
+)
+
+// PlyJudgement is what a ply's move cost its side.
+type PlyJudgement struct {
+	// Value is the side to move's win rate before the move (1 with a
+	// proven win), PlayedValue after it (1 minus the opponent's value at
+	// the next ply; 1 for a five), Loss the difference, at least 0; all
+	// -1 where no value was made.
+	Value, PlayedValue, Loss float64
+	Class                    string
+}
+
+// SideStats sums one side's moves of a game.
+type SideStats struct {
+	Moves int
+	// Classes counts the moves by class.
+	Classes map[string]int
+	// MeanLoss is the mean win rate lost per move (0 to 1); Accuracy is
+	// 100·(1 − MeanLoss).
+	MeanLoss, Accuracy float64
+}
+
+// Judge classes every ply's move from the plies' values and the proven
+// facts, which override the estimates: giving up a proven win (Summarize's
+// missed wins) is a blunder; a move after which the opponent has a forced
+// win it did not have at its turn before is a blunder when that was proven
+// (a no-win solved) and at least a mistake when it was not known; keeping a
+// proven win is never worse than good. sum is Summarize's judgement of the
+// same plies; lastWasFive says the record's last move made a five. It
+// returns the judgements, ply by ply, and the stats of black (index 0) and
+// white (1).
+func Judge(plies []PlyResult, sum GameSummary, lastWasFive bool) ([]PlyJudgement, [2]SideStats) {
+	n := len(plies)
+	out := make([]PlyJudgement, n)
+	// proven facts override the search's values: a side with a forced win
+	// has 1; a side whose opponent had one and kept it with the move just
+	// played has 0
+	value := func(i int) float64 {
+		switch {
+		case i >= n:
+			return -1
+		case plies[i].Win != 0:
+			return 1
+		case i > 0 && plies[i-1].Win != 0 && sum.Kept[i-1] != nil && *sum.Kept[i-1]:
+			return 0
+		}
+		return plies[i].Value
+	}
+	missed := map[int]bool{}
+	for _, i := range sum.MissedWins {
+		missed[i] = true
+	}
+	var stats [2]SideStats
+	var lossSum [2]float64
+	for s := range stats {
+		stats[s].Classes = map[string]int{}
+	}
+	for i, p := range plies {
+		j := PlyJudgement{Value: value(i), PlayedValue: -1, Loss: -1}
+		switch {
+		case i == n-1 && lastWasFive:
+			j.PlayedValue = 1
+		case i+1 < n && value(i+1) >= 0:
+			j.PlayedValue = 1 - value(i+1)
+		}
+		if j.Value >= 0 && j.PlayedValue >= 0 {
+			j.Loss = max(0, j.Value-j.PlayedValue)
+		}
+		switch {
+		case j.Loss < 0:
+			j.Class = ""
+		case p.Best != engine.NoPoint && p.Best == p.Move && j.Loss < InaccuracyLoss:
+			j.Class = ClassBest
+		case j.Loss >= BlunderLoss:
+			j.Class = ClassBlunder
+		case j.Loss >= MistakeLoss:
+			j.Class = ClassMistake
+		case j.Loss >= InaccuracyLoss:
+			j.Class = ClassInaccuracy
+		default:
+			j.Class = ClassGood
+		}
+		// proven facts first
+		opponentWinsNext := i+1 < n && plies[i+1].Win != 0
+		switch {
+		case missed[i]:
+			j.Class = ClassBlunder
+		case p.Win != 0 && sum.Kept[i] != nil && *sum.Kept[i]:
+			if j.Class != ClassBest {
+				j.Class = ClassGood
+			}
+		case opponentWinsNext && p.Win == 0:
+			before := i == 0 || plies[i-1].Win == 0 && plies[i-1].Solved
+			hadIt := i > 0 && plies[i-1].Win != 0
+			switch {
+			case before:
+				j.Class = ClassBlunder
+			case !hadIt && j.Class != ClassBlunder:
+				j.Class = ClassMistake
+			}
+		}
+		if j.Class != "" {
+			side := (p.ToMove - 1) & 1
+			st := &stats[side]
+			st.Moves++
+			st.Classes[j.Class]++
+			if j.Loss >= 0 {
+				lossSum[side] += j.Loss
+			}
+		}
+		out[i] = j
+	}
+	for s := range stats {
+		if stats[s].Moves > 0 {
+			stats[s].MeanLoss = lossSum[s] / float64(stats[s].Moves)
+			stats[s].Accuracy = 100 * (1 - stats[s].MeanLoss)
+		}
+	}
+	return out, stats
 }

@@ -53,3 +53,10 @@ func (v *VCFProbe) WinLine(b *engine.Board, att engine.Color, maxNodes int64) []
 
 // Nodes returns the nodes the last Win searched.
 func (v *VCFProbe) Nodes() int64 { return v.run.nodes }
+
+// Clear empties the probe's table, so that its next answers depend on the
+// positions asked alone.
+func (v *VCFProbe) Clear() {
+	clear(v.tt.slots)
+	v.tt.age = 0
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math"
 	"sync"
 
 	"gomoku/engine"
@@ -321,6 +322,15 @@ func (s *Store) Stats() (StoreStats, error) {
 	}
 	st := StoreStats{Entries: map[string]int{}}
 	err := s.db.Each(nil, func(k, v []byte) error {
+		if len(k) == 15 && k[4] == modeEval {
+			if len(v) >= 14 && crc32.ChecksumIEEE(v[:len(v)-4]) == binary.LittleEndian.Uint32(v[len(v)-4:]) {
+				st.Total++
+				st.Entries["eval value"]++
+			} else {
+				st.Corrupt++
+			}
+			return nil
+		}
 		e, err := decodeEntry(v)
 		if len(k) != 15 || err != nil {
 			st.Corrupt++
@@ -374,6 +384,20 @@ func (s *Store) Merge(ctx context.Context, src *Store) (MergeStats, error) {
 	}
 	err := src.db.Stream(ctx, func(key, value []byte) error {
 		st.Read++
+		if len(key) == 15 && key[4] == modeEval { // an evaluation: the last one read stands
+			st.Kept++
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			kc, vc := append([]byte{}, key...), append([]byte{}, value...)
+			s.mem[string(kc)] = vc
+			if err := s.wb.Set(kc, vc); err != nil {
+				return err
+			}
+			if s.wb.Pending() >= storeFlushEvery {
+				return s.flushLocked()
+			}
+			return nil
+		}
 		k, status, ok := keyFromBytes(key)
 		e, err := decodeEntry(value)
 		if !ok || err != nil || e.status != status {
@@ -390,4 +414,97 @@ func (s *Store) Merge(ctx context.Context, src *Store) (MergeStats, error) {
 		return st, err
 	}
 	return st, s.Flush()
+}
+
+// modeEval is the store key's mode byte of an evaluation (the best-move
+// search's value of a position, kept for analyze's reruns); its verdict
+// byte is evalVerdict.
+const (
+	modeEval    = 4
+	evalVerdict = 3
+)
+
+// Evaluation is a best-move search's judgement of a position, kept in the
+// store: the side to move's win rate (0 to 1) and the principal variation
+// (its first move the best).
+type Evaluation struct {
+	Value float64
+	PV    []engine.Point
+}
+
+// The value of an evaluation entry:
+//
+//	byte 0      evalValueVersion (1)
+//	bytes 1-8   the win rate (float64, little-endian bits)
+//	byte 9      the PV's length k (at most 255)
+//	bytes 10..  k points (2 bytes each)
+//	last 4      CRC-32 (IEEE) of everything before
+const evalValueVersion = 1
+
+// evalKey is the store key of b's evaluation with c to move. Unlike a
+// solved result's, it is the position's own Zobrist key, not the least of
+// its symmetric images': a search is not symmetric (ties go by point
+// order), and a kept evaluation must be the one the search would make of
+// this very position, so that a resumed analysis repeats an uninterrupted
+// one exactly.
+func evalKey(b *engine.Board, c engine.Color) (storeKey, int) {
+	return storeKey{rule: b.Rule(), size: b.Size(), attacker: c, mode: modeEval, hash: b.Hash()}, 0
+}
+
+// PutEvaluation keeps the evaluation of b with c to move, replacing any
+// earlier one. Errors: the store's.
+func (s *Store) PutEvaluation(b *engine.Board, c engine.Color, ev Evaluation) error {
+	k, sym := evalKey(b, c)
+	out := []byte{evalValueVersion}
+	out = binary.LittleEndian.AppendUint64(out, math.Float64bits(max(0, min(1, ev.Value))))
+	pv := ev.PV[:min(len(ev.PV), 255)]
+	out = append(out, byte(len(pv)))
+	for _, p := range pv {
+		out = binary.LittleEndian.AppendUint16(out, uint16(engine.Transform(p, sym, b.Size())))
+	}
+	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+	key := k.bytes(evalVerdict)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("store closed")
+	}
+	if len(s.mem) >= storeMemLimit {
+		clear(s.mem)
+	}
+	s.mem[string(key)] = out
+	if err := s.wb.Set(key, out); err != nil {
+		return err
+	}
+	if s.wb.Pending() >= storeFlushEvery {
+		return s.flushLocked()
+	}
+	return nil
+}
+
+// Evaluation returns the kept evaluation of b with c to move, if any.
+// Errors: ErrStoreCorrupt, the store's.
+func (s *Store) Evaluation(b *engine.Board, c engine.Color) (Evaluation, bool, error) {
+	k, sym := evalKey(b, c)
+	key := k.bytes(evalVerdict)
+	s.mu.Lock()
+	v, ok := s.mem[string(key)]
+	s.mu.Unlock()
+	if !ok {
+		var err error
+		if v, ok, err = s.db.Get(key); err != nil || !ok {
+			return Evaluation{}, false, err
+		}
+	}
+	if len(v) < 14 || v[0] != evalValueVersion || crc32.ChecksumIEEE(v[:len(v)-4]) != binary.LittleEndian.Uint32(v[len(v)-4:]) ||
+		len(v) != 14+2*int(v[9]) {
+		return Evaluation{}, false, ErrStoreCorrupt
+	}
+	ev := Evaluation{Value: math.Float64frombits(binary.LittleEndian.Uint64(v[1:]))}
+	inv := engine.InverseSymmetry(sym)
+	for i := range int(v[9]) {
+		p := engine.Point(binary.LittleEndian.Uint16(v[10+2*i:]))
+		ev.PV = append(ev.PV, engine.Transform(p, inv, b.Size()))
+	}
+	return ev, true, nil
 }

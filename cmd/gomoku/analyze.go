@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"math"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -9,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +24,7 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
+	"gomoku/solver/play"
 	"gomoku/solver/store"
 )
 
@@ -34,7 +38,7 @@ func analyzeCommand(stdin io.Reader) *cli.Command {
 			"played lost) and the blunders (a move that let the opponent have a forced win it did not have). Positions\n" +
 			"are searched in parallel. With --tt, solved positions are kept in the store, so a rerun (after Ctrl-C, say)\n" +
 			"skips them.",
-		Flags: append(inputFlags()[1:],
+		Flags: append(inputFlags()[2:],
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (JSON Lines, one object per game) or csv (one row per ply)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "positions searched at once"},
 			&cli.DurationFlag{Name: "per-position", Value: 200 * time.Millisecond, Usage: "time limit of each position's search"},
@@ -44,6 +48,9 @@ func analyzeCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"}, Usage: "badger store `DIR` of solved positions, read before and written after each search"},
 			&cli.StringFlag{Name: "shard", Usage: shardUsage},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the analysis to `FILE` (whole when complete) instead of standard output"},
+			&cli.BoolFlag{Name: "eval", Value: true, Usage: "value every ply by the best-move search (alpha-beta): value, best move, PV, loss and class of the move played"},
+			&cli.DurationFlag{Name: "eval-time", Usage: "time of each ply's best-move search (0: half of --per-position; with --per-position-nodes, that many nodes)"},
+			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` of the best-move search (default: the built-in ones)"},
 			&cli.BoolFlag{Name: "progress", Value: true, Usage: "show a progress bar on standard error when it is a terminal"},
 		),
 		Action:      runAnalyze(stdin),
@@ -62,6 +69,24 @@ type analyzePly struct {
 	Status     string   `json:"status"`
 	Nodes      int64    `json:"nodes"`
 	TimeMS     float64  `json:"time_ms"`
+	// Value is the side to move's win rate before the move, Best and PV
+	// the engine's move and principal variation, PlayedValue the mover's
+	// win rate after the move played, Loss their difference (at least 0),
+	// Class the move's class: best, good, inaccuracy, mistake, blunder.
+	Value       *float64 `json:"value,omitempty"`
+	Best        string   `json:"best,omitempty"`
+	PV          []string `json:"pv,omitempty"`
+	PlayedValue *float64 `json:"played_value,omitempty"`
+	Loss        *float64 `json:"loss,omitempty"`
+	Class       string   `json:"class,omitempty"`
+}
+
+// sideJSON is one side's summary of a game's moves.
+type sideJSON struct {
+	Moves    int            `json:"moves"`
+	Classes  map[string]int `json:"classes"`
+	MeanLoss float64        `json:"mean_loss"`
+	Accuracy float64        `json:"accuracy"`
 }
 
 // analyzeRecord is the JSON Lines record of `analyze`, one per game.
@@ -78,6 +103,9 @@ type analyzeRecord struct {
 	Blunders   []int        `json:"blunders"`
 	Unknown    int          `json:"unknown"`
 	TimeMS     float64      `json:"time_ms"`
+	// Sides summarise the moves of each side (with --eval): "black" and
+	// "white".
+	Sides map[string]sideJSON `json:"sides,omitempty"`
 }
 
 // batchRecord is the last JSON line of `analyze`: the batch summary.
@@ -161,6 +189,19 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		if n := c.Int64("per-position-nodes"); n > 0 {
 			lim = solver.Limits{Nodes: n}
 		}
+		var ev *evalSetting
+		if c.Bool("eval") {
+			ev = &evalSetting{lim: solver.Limits{Time: c.Duration("eval-time")}}
+			switch {
+			case lim.Nodes > 0:
+				ev.lim = solver.Limits{Nodes: lim.Nodes}
+			case ev.lim.Time <= 0:
+				ev.lim.Time = max(lim.Time/2, time.Millisecond)
+			}
+			if ev.weights, err = loadWeights(c); err != nil {
+				return err
+			}
+		}
 		total := 0
 		for _, g := range games {
 			total += len(g.plies)
@@ -181,7 +222,7 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		}
 		out := newAnalyzeWriter(w, format)
 		start := time.Now()
-		done := analyzeAll(c.Context, games, c.Int("jobs"), c.Int("memory"), c.Int("threat-limit"), results, lim, bar, out)
+		done := analyzeAll(c.Context, games, c.Int("jobs"), c.Int("memory"), c.Int("threat-limit"), results, lim, ev, bar, out)
 		if bar != nil {
 			_ = bar.Finish()
 		}
@@ -212,6 +253,58 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		}
 		return nil
 	}
+}
+
+// evalSetting is analyze's best-move search of every ply.
+type evalSetting struct {
+	lim     solver.Limits // of each ply's search
+	weights *play.Weights
+}
+
+// evaluatePly values the position b, c to move, for the analysis: a forced
+// win is worth 1 with its line as the PV; otherwise the store's kept
+// evaluation, or the alpha-beta search's within the setting's limit (kept
+// in the store). The search starts afresh (Clear), so that under a node
+// limit it repeats exactly.
+func evaluatePly(ctx context.Context, ab *play.AlphaBeta, st *solver.Store, ev *evalSetting, b *engine.Board,
+	c engine.Color, r *solver.PlyResult) error {
+	if r.Win != 0 {
+		r.Value, r.PV = 1, r.Line
+		if len(r.Line) > 0 {
+			r.Best = r.Line[0]
+		}
+		return nil
+	}
+	if b.LastMoveWon() {
+		return nil
+	}
+	if st != nil {
+		e, ok, err := st.Evaluation(b, c)
+		if err != nil {
+			return err
+		}
+		if ok {
+			r.Value, r.PV, r.EvalFromStore = e.Value, e.PV, true
+			if len(e.PV) > 0 {
+				r.Best = e.PV[0]
+			}
+			return nil
+		}
+	}
+	ab.Clear()
+	rep, err := ab.Search(ctx, b, c, ev.lim, 1, nil, nil)
+	if errors.Is(err, play.ErrNoMoves) {
+		return nil
+	}
+	if err != nil || len(rep.Moves) == 0 || ctx.Err() != nil {
+		return err
+	}
+	m := rep.Moves[0]
+	r.Value, r.Best, r.PV = m.Value, m.Move, m.PV
+	if st != nil {
+		return st.PutEvaluation(b, c, solver.Evaluation{Value: m.Value, PV: m.PV})
+	}
+	return nil
 }
 
 // inputExts are the extensions read from directories.
@@ -251,7 +344,7 @@ func expandInputs(names []string, report func(error)) []string {
 // game as soon as it and all the games before it are done. It returns the
 // number of games written; on cancellation the games not complete are not.
 func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int, store *solver.Store,
-	lim solver.Limits, bar *progressbar.ProgressBar, out *analyzeWriter) int {
+	lim solver.Limits, ev *evalSetting, bar *progressbar.ProgressBar, out *analyzeWriter) int {
 	tasks := make(chan analyzeTask)
 	var mu sync.Mutex
 	next := 0 // the next game to write
@@ -278,6 +371,11 @@ func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int
 			// node limit, one search makes the results repeat exactly (which
 			// of the side-by-side searches wins first is a matter of timing)
 			slv.OneSearch = lim.Nodes > 0 || jobs >= runtime.GOMAXPROCS(0) && lim.Time > 0
+			var ab *play.AlphaBeta
+			if ev != nil {
+				ab = play.NewAlphaBeta(max(4, mib/jobs/4))
+				ab.Weights = ev.weights
+			}
 			var b *engine.Board
 			for t := range tasks {
 				g := t.g
@@ -300,6 +398,9 @@ func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int
 				c := engine.Color(1 + t.ply%2)
 				r, err := slv.AnalyzePly(ctx, b, c, lim)
 				r.Ply, r.Move = t.ply, g.p.Moves[t.ply]
+				if err == nil && ab != nil {
+					err = evaluatePly(ctx, ab, store, ev, b, c, &r)
+				}
 				mu.Lock()
 				if ctx.Err() == nil {
 					if err != nil && g.err == nil {
@@ -350,7 +451,8 @@ func newAnalyzeWriter(w io.Writer, format string) *analyzeWriter {
 	a := &analyzeWriter{w: w, format: format}
 	if format == "csv" {
 		a.csv = csv.NewWriter(w)
-		a.err = a.csv.Write([]string{"source", "index", "ply", "to_move", "move_played", "forced_win", "kept", "status", "line"})
+		a.err = a.csv.Write([]string{"source", "index", "ply", "to_move", "move_played", "forced_win", "kept", "status", "line",
+			"value", "best", "pv", "played_value", "loss", "class"})
 	}
 	return a
 }
@@ -383,9 +485,22 @@ func analysisRecord(g *analyzeGame) analyzeRecord {
 		d := sum.Decided
 		rec.DecidedPly = &d
 	}
+	judged, sides := solver.Judge(g.plies, sum, lastFive)
+	evaluated := false
 	for i, r := range g.plies {
 		ap := analyzePly{Ply: i, ToMove: r.ToMove.String(), MovePlayed: r.Move.String(), Kept: sum.Kept[i], Status: "solved",
-			Nodes: r.Nodes, TimeMS: ms(r.Elapsed)}
+			Nodes: r.Nodes, TimeMS: ms(r.Elapsed), Class: judged[i].Class}
+		if j := judged[i]; j.Value >= 0 {
+			evaluated = true
+			ap.Value = ptr(round3(j.Value))
+			if j.PlayedValue >= 0 {
+				ap.PlayedValue, ap.Loss = ptr(round3(j.PlayedValue)), ptr(round3(j.Loss))
+			}
+			if r.Best != engine.NoPoint {
+				ap.Best = r.Best.String()
+			}
+			ap.PV = pointStrings(r.PV)
+		}
 		if r.Win != 0 {
 			w := r.Win.String()
 			ap.ForcedWin, ap.Line = &w, pointStrings(r.Line)
@@ -396,8 +511,21 @@ func analysisRecord(g *analyzeGame) analyzeRecord {
 		}
 		rec.Plies = append(rec.Plies, ap)
 	}
+	if evaluated {
+		rec.Sides = map[string]sideJSON{}
+		for i, name := range []string{"black", "white"} {
+			st := sides[i]
+			rec.Sides[name] = sideJSON{Moves: st.Moves, Classes: st.Classes, MeanLoss: round3(st.MeanLoss),
+				Accuracy: math.Round(10*st.Accuracy) / 10}
+		}
+	}
 	return rec
 }
+
+func ptr[T any](v T) *T { return &v }
+
+// round3 rounds a win rate to three decimals for the output.
+func round3(v float64) float64 { return math.Round(1000*v) / 1000 }
 
 // game writes one analysed game.
 func (a *analyzeWriter) game(g *analyzeGame) {
@@ -429,8 +557,15 @@ func (a *analyzeWriter) game(g *analyzeGame) {
 			if p.Kept != nil {
 				kept = strconv.FormatBool(*p.Kept)
 			}
+			num := func(v *float64) string {
+				if v == nil {
+					return ""
+				}
+				return strconv.FormatFloat(*v, 'f', 3, 64)
+			}
 			a.err = a.csv.Write([]string{rec.Source, strconv.Itoa(rec.Index), strconv.Itoa(p.Ply), p.ToMove, p.MovePlayed,
-				win, kept, p.Status, strings.Join(p.Line, " ")})
+				win, kept, p.Status, strings.Join(p.Line, " "), num(p.Value), p.Best, strings.Join(p.PV, " "),
+				num(p.PlayedValue), num(p.Loss), p.Class})
 		}
 	default:
 		writeAnalysisText(a.w, g.p, rec)
@@ -478,6 +613,48 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 		len(rec.Plies), result, decided)
 	fmt.Fprintf(w, "missed wins: %s; blunders: %s; %d positions unknown (%.0f ms)\n", plyList(rec.MissedWins),
 		plyList(rec.Blunders), rec.Unknown, rec.TimeMS)
+	if rec.Sides != nil {
+		for _, side := range []string{"black", "white"} {
+			st := rec.Sides[side]
+			fmt.Fprintf(w, "%s: accuracy %.1f (mean loss %.3f), %s\n", side, st.Accuracy, st.MeanLoss, classCounts(st.Classes))
+		}
+		var worst []analyzePly
+		for _, pl := range rec.Plies {
+			if pl.Class == solver.ClassInaccuracy || pl.Class == solver.ClassMistake || pl.Class == solver.ClassBlunder {
+				worst = append(worst, pl)
+			}
+		}
+		slices.SortStableFunc(worst, func(a, b analyzePly) int {
+			la, lb := 0.0, 0.0
+			if a.Loss != nil {
+				la = *a.Loss
+			}
+			if b.Loss != nil {
+				lb = *b.Loss
+			}
+			switch {
+			case classRank[a.Class] != classRank[b.Class]:
+				return classRank[b.Class] - classRank[a.Class]
+			case la > lb:
+				return -1
+			case la < lb:
+				return 1
+			}
+			return a.Ply - b.Ply
+		})
+		for i, pl := range worst[:min(3, len(worst))] {
+			loss := "?"
+			if pl.Loss != nil {
+				loss = fmt.Sprintf("%.2f", *pl.Loss)
+			}
+			better := ""
+			if pl.Best != "" && pl.Best != pl.MovePlayed {
+				better = fmt.Sprintf("; better %s (%s)", pl.Best, strings.Join(pl.PV[:min(5, len(pl.PV))], " "))
+			}
+			fmt.Fprintf(w, "  %d. ply %d %s played %s: %s, win rate lost %s%s\n", i+1, pl.Ply, pl.ToMove, pl.MovePlayed,
+				pl.Class, loss, better)
+		}
+	}
 	blunder := map[int]bool{}
 	for _, b := range rec.Blunders {
 		blunder[b] = true
@@ -502,6 +679,35 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 		fmt.Fprintln(w, s)
 	}
 	fmt.Fprintln(w)
+}
+
+// classRank orders the classes of mistakes, worst highest.
+var classRank = map[string]int{solver.ClassInaccuracy: 1, solver.ClassMistake: 2, solver.ClassBlunder: 3}
+
+// classCounts prints the counts of the bad classes: "1 blunder, 2
+// mistakes", or "no mistakes".
+func classCounts(m map[string]int) string {
+	var parts []string
+	for _, c := range []string{solver.ClassBlunder, solver.ClassMistake, solver.ClassInaccuracy} {
+		if n := m[c]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, plural(c, n)))
+		}
+	}
+	if len(parts) == 0 {
+		return "no inaccuracies"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural is a class's name for n moves: "1 blunder", "2 inaccuracies".
+func plural(class string, n int) string {
+	switch {
+	case n == 1:
+		return class
+	case class == solver.ClassInaccuracy:
+		return "inaccuracies"
+	}
+	return class + "s"
 }
 
 // plyList prints a list of plies ("ply 7", "plies 7, 9"), or "none".

@@ -11,6 +11,7 @@ import (
 
 	"gomoku/engine"
 	"gomoku/positions"
+	"gomoku/positions/svg"
 	"gomoku/solver"
 	"gomoku/solver/play"
 )
@@ -152,6 +153,18 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 			}
 			if in.json {
 				return writeJSON(in.out, rec)
+			}
+			if in.svg {
+				d := svg.Diagram{Board: b, LastMove: lastMove(p), LineFirst: p.ToMove,
+					Title: fmt.Sprintf("%s  %s, %s to move: %s", shortLabel(p), r, p.ToMove, rec.Kind)}
+				if len(rep.Moves) > 0 {
+					d.Line = rep.Moves[0].PV
+					d.Caption = fmt.Sprintf("best %s, win rate %.2f; %s", rep.Moves[0].Move, rep.Moves[0].Value, joinNumbered(pointStrings(d.Line)))
+				}
+				if r == engine.Renju {
+					d.Forbidden = b.ForbiddenPoints()
+				}
+				return in.writeSVG(p, d)
 			}
 			writeBestText(in.out, p, b, rec)
 			return nil

@@ -16,6 +16,7 @@ import (
 	"gomoku/book"
 	"gomoku/engine"
 	"gomoku/positions"
+	"gomoku/positions/svg"
 	"gomoku/solver/store"
 )
 
@@ -37,7 +38,7 @@ func bookCommand(stdin io.Reader) *cli.Command {
 				Description: "Every position of every game counts the game and its result (the record's, or the colour of a final\n" +
 					"five), and the move played. Analysis records also mark proven wins. The book is written in one batch at the\n" +
 					"end; an interrupted build writes nothing.",
-				Flags: append(inputFlags()[1:], bookFlag,
+				Flags: append(inputFlags()[2:], bookFlag,
 					&cli.StringFlag{Name: "shard", Usage: shardUsage},
 					&cli.IntFlag{Name: "max-ply", Usage: "stop each game after this many moves (0: none)"}),
 				Action: runBookBuild(stdin),
@@ -307,6 +308,30 @@ func runBookQuery(stdin io.Reader) cli.ActionFunc {
 			}
 			if in.json {
 				return writeJSON(in.out, rec)
+			}
+			if in.svg {
+				d := svg.Diagram{Board: b, LastMove: lastMove(p), Labels: map[engine.Point]string{},
+					Title: fmt.Sprintf("%s  book, %s to move: %d games", shortLabel(p), p.ToMove, rec.Games)}
+				for i, m := range rec.Moves {
+					q, err := engine.ParsePoint(m.Move, b.Size())
+					if err != nil || i >= 12 {
+						continue
+					}
+					label := fmt.Sprintf("%.0f", 100*m.Score)
+					if m.Games == 0 {
+						label = "L" // a library move
+					}
+					if m.Proven {
+						label = "W"
+						d.Highlight = append(d.Highlight, q)
+					}
+					d.Labels[q] = label
+				}
+				d.Caption = "numbers: the score in % for the side to move; W a proven win; L a library move"
+				if r == engine.Renju {
+					d.Forbidden = b.ForbiddenPoints()
+				}
+				return in.writeSVG(p, d)
 			}
 			writeQueryText(in.out, p, b, rec)
 			return nil

@@ -9,6 +9,7 @@ import (
 
 	"gomoku/engine"
 	"gomoku/positions"
+	"gomoku/positions/svg"
 )
 
 func forbiddenCommand(stdin io.Reader) *cli.Command {
@@ -35,6 +36,11 @@ func forbiddenCommand(stdin io.Reader) *cli.Command {
 						rec.Forbidden = append(rec.Forbidden, forbiddenPoint{f.Point.String(), f.Kind.String()})
 					}
 					return writeJSON(out, rec)
+				}
+				if in.svg {
+					return in.writeSVG(p, svg.Diagram{Board: b, Forbidden: fps, LastMove: lastMove(p),
+						Title:   fmt.Sprintf("%s  %s, forbidden points of black", shortLabel(p), r),
+						Caption: fmt.Sprintf("%d forbidden: ×3 double-three, ×4 double-four, ×6 overline", len(fps))})
 				}
 				fmt.Fprintf(out, "%s  %s %dx%d\n", p.Label(), r, p.Size, p.Size)
 				if r != engine.Renju {

@@ -5,18 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"gomoku/engine"
 	"gomoku/positions"
+	"gomoku/positions/svg"
 )
 
 // inputFlags are the flags of every command that reads positions and
 // writes a result per position: the input flags and --format.
 func inputFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json (JSON Lines)"},
+		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (JSON Lines) or svg (a board diagram per position)"},
+		&cli.StringFlag{Name: "out", Usage: "with --format svg: write one file per position to `DIR`, named SOURCE-INDEX.svg (default: standard output, one position only)"},
 		&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, EnvVars: []string{"GOMOKU_RULE"},
 			Usage: "rule: freestyle, standard or renju (default: the file's rule, else renju; freestyle for .psq)"},
 		&cli.StringFlag{Name: "input-format", Aliases: []string{"i"}, Value: "auto",
@@ -117,8 +122,11 @@ func (src *source) games(c *cli.Context, sh *shard, report func(error),
 // input is what the input flags of a per-position command say.
 type input struct {
 	source
-	json bool      // --format json
-	out  io.Writer // standard output
+	json   bool      // --format json
+	svg    bool      // --format svg
+	outDir string    // --out
+	out    io.Writer // standard output
+	svgs   int       // diagrams written
 }
 
 // parseInput reads the input flags; errors are usage errors.
@@ -128,8 +136,13 @@ func parseInput(c *cli.Context, stdin io.Reader) (*input, error) {
 	case "text":
 	case "json":
 		in.json = true
+	case "svg":
+		in.svg, in.outDir = true, c.String("out")
 	default:
-		return nil, usagef("--format %q: want text or json", f)
+		return nil, usagef("--format %q: want text, json or svg", f)
+	}
+	if c.String("out") != "" && !in.svg {
+		return nil, usagef("--out is for --format svg")
 	}
 	src, err := parseSource(c, stdin)
 	if err != nil {
@@ -237,4 +250,37 @@ func (e *emptyBoards) board(n int, r engine.Rule) (*engine.Board, error) {
 	}
 	e.tmpl[k] = t
 	return t.Clone(), nil
+}
+
+// writeSVG writes the diagram of position p: to the --out directory as
+// SOURCE-INDEX.svg (the source's base name without its extension), or to
+// standard output when no directory was given and it is the first.
+func (in *input) writeSVG(p *positions.Position, d svg.Diagram) error {
+	in.svgs++
+	if in.outDir == "" {
+		if in.svgs > 1 {
+			return usagef("several positions: give --out DIR for their diagrams")
+		}
+		if err := svg.Write(in.out, d); err != nil {
+			return fmt.Errorf("%w: %w", errOutput, err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(in.outDir, 0o755); err != nil {
+		return err
+	}
+	base := filepath.Base(p.Source)
+	if base == "-" || base == "." {
+		base = "stdin"
+	}
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	f, err := createOutput(filepath.Join(in.outDir, fmt.Sprintf("%s-%d.svg", base, p.Index)), nil)
+	if err != nil {
+		return err
+	}
+	if err := svg.Write(f, d); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"gomoku/engine"
 	"gomoku/positions"
+	"gomoku/positions/svg"
 )
 
 func showCommand(stdin io.Reader) *cli.Command {
@@ -24,6 +26,13 @@ func showCommand(stdin io.Reader) *cli.Command {
 			return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
 				if in.json {
 					return writeJSON(in.out, positionRecord(p, r))
+				}
+				if in.svg {
+					d := svg.Diagram{Board: b, Title: fmt.Sprintf("%s  %s, %s to move", shortLabel(p), r, p.ToMove), LastMove: lastMove(p)}
+					if r == engine.Renju {
+						d.Forbidden = b.ForbiddenPoints()
+					}
+					return in.writeSVG(p, d)
 				}
 				fmt.Fprintf(in.out, "%s  %s %dx%d  %s to move, %d black and %d white stones\n", p.Label(), r, p.Size,
 					p.Size, p.ToMove, len(p.Black), len(p.White))
@@ -60,4 +69,22 @@ func positionRecord(p *positions.Position, r engine.Rule) positionJSON {
 		rec.Attacker = p.Attacker.String()
 	}
 	return rec
+}
+
+// lastMove is the record's last move, or NoPoint when its stones were set
+// up rather than played in order.
+func lastMove(p *positions.Position) engine.Point {
+	if len(p.Moves) == 0 || len(p.Moves) != len(p.Black)+len(p.White) {
+		return engine.NoPoint
+	}
+	return p.Moves[len(p.Moves)-1]
+}
+
+// shortLabel names a record in a picture's title: its file's base name and
+// index, or its own id.
+func shortLabel(p *positions.Position) string {
+	if p.ID != "" {
+		return p.ID
+	}
+	return fmt.Sprintf("%s#%d", filepath.Base(p.Source), p.Index)
 }

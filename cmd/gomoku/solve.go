@@ -12,6 +12,7 @@ import (
 
 	"gomoku/engine"
 	"gomoku/positions"
+	"gomoku/positions/svg"
 	"gomoku/solver"
 	"gomoku/solver/proof"
 	"gomoku/solver/store"
@@ -209,6 +210,22 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			}
 			if in.json {
 				return writeJSON(out, rec)
+			}
+			if in.svg {
+				d := svg.Diagram{Board: b, LastMove: lastMove(p), Line: a.Line, LineFirst: att,
+					Title: fmt.Sprintf("%s  %s, %s to win by %s", shortLabel(p), r, att, mode)}
+				switch a.Status {
+				case solver.StatusWin:
+					d.Caption = fmt.Sprintf("win by %s in %d moves, ending in %s", a.Mode, rec.AttackerMoves, endPhrase[a.End])
+				case solver.StatusNoWin:
+					d.Caption = "no win within the limits"
+				default:
+					d.Caption = "unknown: stopped by the " + a.Stopped
+				}
+				if r == engine.Renju {
+					d.Forbidden = b.ForbiddenPoints()
+				}
+				return in.writeSVG(p, d)
 			}
 			writeSolveText(out, p, b, rec, a)
 			return nil

@@ -425,8 +425,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	// delay it with
 	if b.Count(o, engine.FourPoints) == 0 && (e.Counts(c, engine.ThreatStraightFour) > 0 || e.Counts(c, engine.ThreatFourThree) > 0) {
 		if p := t.winningThreat(c); p != engine.NoPoint {
-			t.pvLen[ply] = 0
-			t.setPV(ply, p)
+			t.leafPV(ply, p)
 			return WinScore - int32(ply) - 3
 		}
 	}
@@ -610,7 +609,7 @@ func (t *abThread) quiesce(alpha, beta int32, ply, fours int) int32 {
 	}
 	if b.Count(o, engine.FourPoints) == 0 && (e.Counts(c, engine.ThreatStraightFour) > 0 || e.Counts(c, engine.ThreatFourThree) > 0) {
 		if p := t.winningThreat(c); p != engine.NoPoint {
-			t.setPV(ply, p)
+			t.leafPV(ply, p)
 			return WinScore - int32(ply) - 3
 		}
 	}
@@ -680,6 +679,13 @@ func (t *abThread) setPV(ply int, m engine.Point) {
 	t.pvLen[ply] = 1 + n
 }
 
+// leafPV makes m alone ply's variation (a move whose child was not
+// searched: the child's variation array holds another line's).
+func (t *abThread) leafPV(ply int, m engine.Point) {
+	t.pv[ply][0] = m
+	t.pvLen[ply] = 1
+}
+
 // goodQuiet records a quiet move that cut off: a killer, the counter-move
 // to the opponent's last move, and a history bonus of depth².
 func (t *abThread) goodQuiet(c engine.Color, ply int, m, last engine.Point, depth int) {
@@ -708,4 +714,20 @@ func (t *abThread) ageHistory() {
 		}
 	}
 	t.killers = [MaxPly][2]engine.Point{}
+}
+
+// Clear forgets everything learned in earlier searches: the table, the
+// VCF probes' tables, the history, killer and counter moves. A search after Clear depends on its
+// position and limits alone, so that under a node limit it repeats
+// exactly (analyze's --per-position-nodes).
+func (a *AlphaBeta) Clear() {
+	if a.tt != nil {
+		clear(a.tt.words)
+	}
+	for _, t := range a.threads {
+		t.vcf.Clear()
+		t.history = [2][engine.NumCells]int32{}
+		t.counter = [2][engine.NumCells]engine.Point{}
+		t.killers = [MaxPly][2]engine.Point{}
+	}
 }
