@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"math"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
