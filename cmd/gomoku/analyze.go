@@ -21,6 +21,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"gomoku/cmd/internal/report"
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
@@ -51,6 +52,7 @@ func analyzeCommand(stdin io.Reader) *cli.Command {
 			&cli.BoolFlag{Name: "eval", Value: true, Usage: "value every ply by the best-move search (alpha-beta): value, best move, PV, loss and class of the move played"},
 			&cli.DurationFlag{Name: "eval-time", Usage: "time of each ply's best-move search (0: half of --per-position; with --per-position-nodes, that many nodes)"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` of the best-move search (default: the built-in ones)"},
+			&cli.StringFlag{Name: "report", Usage: "write an HTML report to `DIR`: a page per game (the board stepped through the plies, the win-rate graph, the mistakes, the engine's moves) and index.html"},
 			&cli.BoolFlag{Name: "progress", Value: true, Usage: "show a progress bar on standard error when it is a terminal"},
 		),
 		Action:      runAnalyze(stdin),
@@ -221,6 +223,12 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 			w = outFile
 		}
 		out := newAnalyzeWriter(w, format)
+		if dir := c.String("report"); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			out.reportDir = dir
+		}
 		start := time.Now()
 		done := analyzeAll(c.Context, games, c.Int("jobs"), c.Int("memory"), c.Int("threat-limit"), results, lim, ev, bar, out)
 		if bar != nil {
@@ -228,6 +236,9 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		}
 		out.batch(failed, time.Since(start))
 		ferr := out.flush()
+		if ferr == nil && out.reportDir != "" {
+			ferr = out.writeIndex()
+		}
 		if outFile != nil {
 			// the games analysed are kept, after Ctrl-C too
 			if cerr := outFile.Commit(); ferr == nil {
@@ -253,6 +264,89 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		}
 		return nil
 	}
+}
+
+// writePage writes game g's report page and notes it for the index.
+func (a *analyzeWriter) writePage(g *analyzeGame, rec analyzeRecord) error {
+	pt := func(s string) engine.Point {
+		p, err := engine.ParsePoint(s, rec.Size)
+		if err != nil {
+			return engine.NoPoint
+		}
+		return p
+	}
+	pts := func(ss []string) []engine.Point {
+		var out []engine.Point
+		for _, s := range ss {
+			out = append(out, pt(s))
+		}
+		return out
+	}
+	rg := report.Game{Title: shortLabel(g.p), Rule: g.rule, Size: rec.Size, Decided: -1}
+	if rec.Result != nil {
+		rg.Result = *rec.Result
+	}
+	if rec.DecidedPly != nil {
+		rg.Decided = *rec.DecidedPly
+	}
+	for i, side := range []string{"black", "white"} {
+		if st, ok := rec.Sides[side]; ok {
+			rg.Accuracy[i], rg.Classes[i] = st.Accuracy, st.Classes
+		}
+	}
+	for _, pl := range rec.Plies {
+		c, _ := engine.ParseColor(pl.ToMove)
+		rp := report.Ply{Move: pt(pl.MovePlayed), ToMove: c, Value: -1, Loss: -1, Class: pl.Class, Best: engine.NoPoint,
+			PV: pts(pl.PV), Line: pts(pl.Line)}
+		if pl.Value != nil {
+			rp.Value = *pl.Value
+		}
+		if pl.Loss != nil {
+			rp.Loss = *pl.Loss
+		}
+		if pl.Best != "" {
+			rp.Best = pt(pl.Best)
+		}
+		if pl.ForcedWin != nil {
+			rp.ForcedWin = *pl.ForcedWin
+		}
+		rg.Plies = append(rg.Plies, rp)
+	}
+	base := strings.TrimSuffix(filepath.Base(g.p.Source), filepath.Ext(g.p.Source))
+	if base == "-" || base == "" {
+		base = "stdin"
+	}
+	file := fmt.Sprintf("%03d-%s-%d.html", len(a.index)+1, base, g.p.Index)
+	f, err := createOutput(filepath.Join(a.reportDir, file), nil)
+	if err != nil {
+		return err
+	}
+	if err := report.Write(f, rg); err != nil {
+		f.Abort()
+		return err
+	}
+	if err := f.Commit(); err != nil {
+		return err
+	}
+	e := report.IndexEntry{File: file, Title: shortLabel(g.p), Result: rg.Result, Moves: len(rec.Plies), Accuracy: rg.Accuracy}
+	for i := range 2 {
+		e.Blunders[i] = rg.Classes[i]["blunder"]
+	}
+	a.index = append(a.index, e)
+	return nil
+}
+
+// writeIndex writes the report's index page.
+func (a *analyzeWriter) writeIndex() error {
+	f, err := createOutput(filepath.Join(a.reportDir, "index.html"), nil)
+	if err != nil {
+		return err
+	}
+	if err := report.WriteIndex(f, fmt.Sprintf("gomoku analyze: %d games", len(a.index)), a.index); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
 }
 
 // evalSetting is analyze's best-move search of every ply.
@@ -445,6 +539,9 @@ type analyzeWriter struct {
 	csv    *csv.Writer
 	err    error
 	total  batchRecord
+	// reportDir, when not "", receives a page per game (report).
+	reportDir string
+	index     []report.IndexEntry
 }
 
 func newAnalyzeWriter(w io.Writer, format string) *analyzeWriter {
@@ -533,6 +630,12 @@ func (a *analyzeWriter) game(g *analyzeGame) {
 		return
 	}
 	rec := analysisRecord(g)
+	if a.reportDir != "" {
+		if err := a.writePage(g, rec); err != nil {
+			a.err = err
+			return
+		}
+	}
 	t := &a.total.Batch
 	t.Games++
 	t.Plies += len(rec.Plies)

@@ -28,8 +28,10 @@ func TestLayout(t *testing.T) {
 		"book":                  {"engine", "solver/store"},
 		"cmd/internal/gomocup":  {"engine"},
 		"cmd/internal/match":    {"engine", "cmd/internal/gomocup"},
+		"cmd/internal/report":   {"engine", "positions/svg"},
+		"positions/svg":         {"engine"},
 		"cmd/gomoku": {"engine", "positions", "solver", "solver/proof", "solver/store", "solver/play", "book",
-			"cmd/internal/gomocup", "cmd/internal/match"},
+			"cmd/internal/gomocup", "cmd/internal/match", "cmd/internal/report", "positions/svg"},
 	}
 	root := datatest.ModuleRoot(t)
 	// every package of the module is listed

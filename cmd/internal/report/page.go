@@ -1,0 +1,171 @@
+package report
+
+import "html/template"
+
+// pageTemplate is a game's page. The board's grid is inline SVG; the
+// script draws the stones of the ply shown, the move played (a ring), the
+// engine's best move (a green square) and its principal variation (faint
+// numbered stones), and moves the graph's cursor. It reads the game from
+// the JSON in #data and needs nothing from the network.
+var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 16px; color: #222; background: #fff; }
+h1 { font-size: 18px; margin: 0 0 8px 0; }
+#main { display: flex; gap: 20px; align-items: flex-start; flex-wrap: wrap; }
+#controls button { font-size: 16px; min-width: 40px; margin-right: 4px; }
+#info { font-size: 14px; line-height: 1.5; max-width: 420px; }
+.blunder { color: #d11; } .mistake { color: #e67e00; } .inaccuracy { color: #b08d00; }
+.best, .good { color: #2a7d2a; }
+table.sides td, table.sides th { padding: 2px 10px; text-align: left; }
+#graph { cursor: pointer; margin-top: 10px; }
+#line { font-family: monospace; }
+.muted { color: #777; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<div class="muted">{{.Game.Rule}} {{.Game.Size}}×{{.Game.Size}}, result {{if .Game.Result}}{{.Game.Result}}{{else}}unknown{{end}}{{if ge .Game.Decided 0}}, decided at ply {{.Game.Decided}}{{end}}</div>
+<div id="main">
+<div>
+{{.Board}}
+<div id="controls">
+<button id="first" title="Home">«</button><button id="prev" title="←">‹</button><button id="next" title="→">›</button><button id="last" title="End">»</button>
+<span>ply <span id="ply">0</span> / <span id="plies">0</span></span>
+</div>
+</div>
+<div id="info">
+<table class="sides"><tr><th></th><th>accuracy</th><th>mistakes</th></tr>
+<tr><td>black</td><td>{{index .Accuracy 0}}</td><td>{{index .Classes 0}}</td></tr>
+<tr><td>white</td><td>{{index .Accuracy 1}}</td><td>{{index .Classes 1}}</td></tr></table>
+<p id="move">the start</p>
+<p id="eval"></p>
+<p id="best"></p>
+<p id="line"></p>
+{{.Graph}}
+<p class="muted">← → step, Home End jump, a click on the graph goes to that ply. Numbers on the board: the engine's variation from the ply shown; the green square its best move, the red ring the move played.</p>
+</div>
+</div>
+<script id="data" type="application/json">{{.Data}}</script>
+<script>
+(function () {
+  "use strict";
+  var game = JSON.parse(document.getElementById("data").textContent);
+  var n = game.size, plies = game.plies;
+  var board = document.getElementById("board");
+  var stones = document.getElementById("stones"), marks = document.getElementById("marks");
+  var NS = "http://www.w3.org/2000/svg";
+  var cell = 30, margin = 30;
+  var shown = 0;
+  function cx(x) { return margin + x * cell; }
+  function cy(y) { return margin + (n - 1 - y) * cell; }
+  function el(name, attrs, parent, text) {
+    var e = document.createElementNS(NS, name);
+    for (var k in attrs) { e.setAttribute(k, attrs[k]); }
+    if (text !== undefined) { e.textContent = text; }
+    parent.appendChild(e);
+    return e;
+  }
+  function stone(p, black, label, faint, parent, cls) {
+    el("circle", {cx: cx(p[0]), cy: cy(p[1]), r: 13.5, fill: black ? "#111" : "#fafafa", stroke: "#333",
+      "stroke-width": 1.2, "fill-opacity": faint ? 0.45 : 1, "class": cls}, parent);
+    if (label !== "") {
+      el("text", {x: cx(p[0]), y: cy(p[1]) + 4, "font-size": 11, "text-anchor": "middle",
+        fill: black ? "#fff" : "#111", "class": cls + "-label"}, parent, label);
+    }
+  }
+  function text(id, s) { document.getElementById(id).textContent = s; }
+  function show(k) {
+    k = Math.max(0, Math.min(plies.length, k));
+    shown = k;
+    while (stones.firstChild) { stones.removeChild(stones.firstChild); }
+    while (marks.firstChild) { marks.removeChild(marks.firstChild); }
+    for (var i = 0; i < k; i++) { stone(plies[i].move, plies[i].black, "", false, stones, "stone"); }
+    text("ply", String(k));
+    if (k > 0) {
+      var last = plies[k - 1].move;
+      el("circle", {cx: cx(last[0]), cy: cy(last[1]), r: 6, fill: "none", stroke: "#d22", "stroke-width": 2.5, "class": "lastmove"}, marks);
+    }
+    var p = plies[k];
+    if (!p) {
+      text("move", k === 0 ? "the start" : "the end: " + plies[k - 1].text);
+      text("eval", ""); text("best", ""); text("line", "");
+    } else {
+      var m = "to play: " + p.text;
+      if (p.class) { m += " — " + p.class + (p.loss !== undefined ? " (win rate lost " + p.loss.toFixed(2) + ")" : ""); }
+      text("move", m);
+      document.getElementById("move").className = p.class || "";
+      text("eval", p.value !== undefined ? (p.black ? "black" : "white") + " to move, win rate " + p.value.toFixed(2) : "");
+      text("best", p.bestText ? "engine: " + p.bestText : "");
+      text("line", p.win ? "forced win (" + p.win + "): " + p.lineText : "");
+      el("circle", {cx: cx(p.move[0]), cy: cy(p.move[1]), r: 9, fill: "none", stroke: "#d22", "stroke-width": 2, "class": "played"}, marks);
+      if (p.best) {
+        el("rect", {x: cx(p.best[0]) - 9, y: cy(p.best[1]) - 9, width: 18, height: 18, fill: "none", stroke: "#1a8f1a",
+          "stroke-width": 2.5, "class": "best"}, marks);
+      }
+      var pv = p.pv || [];
+      for (var j = 0; j < pv.length && j < 9; j++) {
+        stone(pv[j], (j % 2 === 0) === p.black, String(j + 1), true, marks, "pv");
+      }
+    }
+    var cursor = document.getElementById("cursor");
+    var hits = document.querySelectorAll("#graph .plyhit");
+    if (cursor && hits.length) {
+      var h = hits[Math.min(k, hits.length) - 1] || hits[0];
+      var x = parseFloat(h.getAttribute("x")) + parseFloat(h.getAttribute("width")) / 2;
+      if (k === 0) { x = 24; }
+      cursor.setAttribute("x1", x); cursor.setAttribute("x2", x);
+    }
+  }
+  text("plies", String(plies.length));
+  document.getElementById("first").onclick = function () { show(0); };
+  document.getElementById("prev").onclick = function () { show(shown - 1); };
+  document.getElementById("next").onclick = function () { show(shown + 1); };
+  document.getElementById("last").onclick = function () { show(plies.length); };
+  document.addEventListener("keydown", function (e) {
+    switch (e.key) {
+    case "ArrowLeft": show(shown - 1); break;
+    case "ArrowRight": show(shown + 1); break;
+    case "Home": show(0); break;
+    case "End": show(plies.length); break;
+    default: return;
+    }
+    e.preventDefault();
+  });
+  // a click on the graph shows the position after the ply clicked
+  var targets = document.querySelectorAll("#graph [data-ply]");
+  for (var i = 0; i < targets.length; i++) {
+    targets[i].addEventListener("click", function (e) { show(parseInt(this.getAttribute("data-ply"), 10)); e.stopPropagation(); });
+  }
+  show(0);
+  window.gomokuReport = { show: show, shown: function () { return shown; } };
+})();
+</script>
+</body>
+</html>
+`))
+
+// indexTemplate is the batch's index page.
+var indexTemplate = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 16px; color: #222; }
+td, th { padding: 3px 12px; text-align: left; }
+tr:nth-child(even) { background: #f4f2ec; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<table>
+<tr><th>game</th><th>result</th><th>moves</th><th>black accuracy</th><th>white accuracy</th><th>blunders (black, white)</th></tr>
+{{range .Games}}<tr><td><a href="{{.File}}">{{.Title}}</a></td><td>{{.Result}}</td><td>{{.Moves}}</td><td>{{printf "%.1f" (index .Accuracy 0)}}</td><td>{{printf "%.1f" (index .Accuracy 1)}}</td><td>{{index .Blunders 0}}, {{index .Blunders 1}}</td></tr>
+{{end}}</table>
+</body>
+</html>
+`))
