@@ -68,9 +68,10 @@ func TestAnalyzeGolden(t *testing.T) {
 
 // TestAnalyzeAllGames analyses every game record of the shared data: every
 // game gets a report, with a ply per move, and every game that ends in a
-// five is decided, its last move a kept VCF.
+// five is decided, its last move a kept VCF; the loser's move just before
+// the ply where the winner first had a forced win is a mistake or a blunder.
 func TestAnalyzeAllGames(t *testing.T) {
-	games := 0
+	games, flagged := 0, 0
 	for _, rule := range []string{"freestyle", "standard", "renju"} {
 		dir := filepath.Join(datatest.Shared(t), "games", rule)
 		code, out, errOut := gomoku(t, "", "analyze", "--rule", rule, "--per-position-nodes", "60000", "--jobs", "2",
@@ -85,6 +86,17 @@ func TestAnalyzeAllGames(t *testing.T) {
 			last := plies[len(plies)-1].(map[string]any)
 			if r["result"] == nil || r["decided_ply"] == nil || last["forced_win"] != "vcf" || last["kept"] != true {
 				t.Errorf("%s#%v: result %v, decided %v, last ply %v", r["source"], r["index"], r["result"], r["decided_ply"], last)
+				continue
+			}
+			d := int(r["decided_ply"].(float64))
+			if d < 1 || d > len(plies) {
+				t.Errorf("%s#%v: decided at ply %d of %d", r["source"], r["index"], d, len(plies))
+				continue
+			}
+			if c := plies[d-1].(map[string]any)["class"]; c == "mistake" || c == "blunder" {
+				flagged++
+			} else {
+				t.Errorf("%s#%v: the winner first has a forced win at ply %d, the ply before is %v", r["source"], r["index"], d, c)
 			}
 		}
 		batch := recs[len(recs)-1]["batch"].(map[string]any)
@@ -93,6 +105,7 @@ func TestAnalyzeAllGames(t *testing.T) {
 	if games != 40 {
 		t.Errorf("%d games analysed, want 40", games)
 	}
+	t.Logf("%d of %d games flag the move that allowed the decisive forced win", flagged, games)
 }
 
 // TestAnalyzeResume interrupts an analysis with a store, then runs it again:

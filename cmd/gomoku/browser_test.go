@@ -185,13 +185,13 @@ func TestReportInBrowser(t *testing.T) {
 	if ply, stones := state(); !attr.Exists || ply != attr.Value || fmt.Sprint(stones) != attr.Value {
 		t.Errorf("after a click on the mistake of ply %q: ply %q, %d stones", attr.Value, ply, stones)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	must(err)
 	if n := boardPixelsAny(t, shot); n < 5000 {
 		t.Errorf("the screenshot shows %d pixels of the board's colour", n)
 	}
-	if d := os.Getenv("GOMOKU_DOCS"); d != "" { // the README's picture: GOMOKU_DOCS=docs go test -run ReportInBrowser
-		must(os.WriteFile(filepath.Join(datatest.ModuleRoot(t), d, "report.jpg"), shot, 0o644))
+	if d := os.Getenv("GOMOKU_DOCS"); d != "" { // the README's picture: GOMOKU_DOCS=docs go test -run ReportInBrowser (a PNG)
+		must(os.WriteFile(filepath.Join(docsDir(t), "report.png"), shot, 0o644))
 	}
 	if len(*errs) > 0 {
 		t.Errorf("script errors: %v", *errs)
@@ -266,6 +266,14 @@ func TestSVGDiagrams(t *testing.T) {
 		if root != "http://www.w3.org/2000/svg svg" {
 			t.Errorf("%s: root element %q", f, root)
 		}
+		// librsvg, where installed, must render it too (it rejects what is not SVG)
+		if rsvg, err := exec.LookPath("rsvg-convert"); err == nil {
+			if out, err := exec.Command(rsvg, "-o", f+".png", f).CombinedOutput(); err != nil {
+				t.Errorf("rsvg-convert %s: %v %s", f, err, out)
+			} else if png, err := os.ReadFile(f + ".png"); err != nil || boardPixelsAny(t, png) < 5000 {
+				t.Errorf("rsvg-convert %s: no board drawn (%v)", f, err)
+			}
+		}
 	}
 	// one SVG per command in Chromium
 	ctx, errs := browser(t)
@@ -288,7 +296,7 @@ func TestSVGDiagrams(t *testing.T) {
 		}
 		if os.Getenv("GOMOKU_DOCS") != "" && d == "solve" {
 			data, _ := os.ReadFile(f)
-			if err := os.WriteFile(filepath.Join(datatest.ModuleRoot(t), os.Getenv("GOMOKU_DOCS"), "solve-vcf.svg"), data, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(docsDir(t), "solve-vcf.svg"), data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -296,4 +304,14 @@ func TestSVGDiagrams(t *testing.T) {
 	if len(*errs) > 0 {
 		t.Errorf("errors: %v", *errs)
 	}
+}
+
+// docsDir is GOMOKU_DOCS, relative to the module root unless absolute: where
+// the tests write the README's pictures.
+func docsDir(t testing.TB) string {
+	d := os.Getenv("GOMOKU_DOCS")
+	if filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(datatest.ModuleRoot(t), d)
 }
