@@ -28,8 +28,8 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			"independent proof check), or a disproof with the limits it holds under. A record's own attacker-move\n" +
 			"limit and threat limit apply unless --limit and --threat-limit are given.",
 		Flags: append(inputFlags(),
-			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "vcf",
-				Usage: "search: vcf (continuous fours), vct (continuous threats; VCF first) or win (VCF, VCT, then proof-number search over all moves)"},
+			&cli.StringFlag{Name: "mode", Aliases: []string{"m"},
+				Usage: "search: vcf (continuous fours), vct (continuous threats; VCF first) or win (VCF, VCT, then proof-number search over all moves) (default: the record's task, vcf or vct, else vcf)"},
 			&cli.StringFlag{Name: "attacker", Aliases: []string{"a"},
 				Usage: "side to win: black or white (default: the record's attacker, else the side to move)"},
 			&cli.BoolFlag{Name: "pass",
@@ -95,9 +95,11 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		mode, err := solver.ParseMode(c.String("mode"))
-		if err != nil {
-			return usageError{err}
+		var mode solver.Mode
+		if c.IsSet("mode") {
+			if mode, err = solver.ParseMode(c.String("mode")); err != nil {
+				return usageError{err}
+			}
 		}
 		var attacker engine.Color
 		if s := c.String("attacker"); s != "" {
@@ -160,6 +162,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 					slv.ThreatLimit = p.Puzzle.ThreatLimit
 				}
 			}
+			mode := recordMode(mode, p)
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att, DefenderPasses: c.Bool("pass")}
 			var progress solver.ProgressFunc
 			if c.Bool("progress") {
@@ -309,4 +312,16 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 		fmt.Fprintf(w, "result: unknown: stopped by the %s limit (%s)\n", a.Stopped, cost)
 	}
 	fmt.Fprintln(w)
+}
+
+// recordMode is the search solve runs on p: the --mode given, else the
+// record's own task when it is vcf or vct, else VCF.
+func recordMode(given solver.Mode, p *positions.Position) solver.Mode {
+	if given != 0 {
+		return given
+	}
+	if p.Puzzle != nil && p.Puzzle.Task == "vct" {
+		return solver.ModeVCT
+	}
+	return solver.ModeVCF
 }
