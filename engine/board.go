@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 )
 
 // Board is a position under one rule, updated incrementally.
@@ -189,6 +190,37 @@ func (b *Board) Clone() *Board {
 	c.undoLog = make([]Change, len(b.undoLog))
 	copy(c.undoLog, b.undoLog[:b.logLen])
 	return &c
+}
+
+// CopyFrom makes b a copy of src, as Clone does, reusing b's memory: no
+// allocation once b has held a board of src's size. It returns b.
+func (b *Board) CopyFrom(src *Board) *Board {
+	hist, log := b.history[:0], b.undoLog
+	*b = *src
+	b.history = append(hist, src.history...)
+	if len(log) < len(src.undoLog) {
+		log = make([]Change, len(src.undoLog))
+	}
+	copy(log, src.undoLog[:src.logLen])
+	b.undoLog = log
+	return b
+}
+
+var scratchBoards = sync.Pool{New: func() any { return new(Board) }}
+
+// Scratch returns a copy of src from a pool of boards, for a short-lived
+// search or replay; Release gives it back. It allocates nothing once the
+// pool holds a board of that size.
+func Scratch(src *Board) *Board {
+	return scratchBoards.Get().(*Board).CopyFrom(src)
+}
+
+// Release returns a board from Scratch to the pool; b must not be used
+// afterwards.
+func Release(b *Board) {
+	if b != nil {
+		scratchBoards.Put(b)
+	}
 }
 
 // Size returns the board side, in cells.

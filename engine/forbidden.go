@@ -87,7 +87,7 @@ func (b *Board) hasLine(p Point, l LinePattern) bool {
 // an open three with at least one straight-four point that is not forbidden
 // once p is played.
 func (b *Board) realThrees(p Point) int {
-	black := lineTable(variantRenjuB)
+	black := (*[keySpace]uint8)(ruleTable(Renju)) // black's patterns are the low nibbles
 	var cand [NumDirs][8]Point // straight-four points per open-three direction
 	var nc [NumDirs]int
 	for d := 0; d < NumDirs; d++ {
@@ -100,7 +100,7 @@ func (b *Board) realThrees(p Point) int {
 			if k == 0 || b.cells[q] != Empty {
 				continue
 			}
-			if black[key|uint32(Black)<<(2*keySlot(k))] == StraightFour {
+			if LinePattern(black[key|uint32(Black)<<(2*keySlot(k))]&0xf) == StraightFour {
 				cand[d][nc[d]] = q
 				nc[d]++
 			}

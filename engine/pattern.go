@@ -254,14 +254,29 @@ func variantOf(r Rule, c Color) variant {
 	return variantFree
 }
 
+// ruleTable returns the line patterns of every key under r, black's in the
+// low nibble and white's in the high one: the table embedded in the binary
+// (tables/*.bin, written by buildRuleTable through TestRuleTables with
+// -update), so that a process neither computes it (about 100 ms) nor holds
+// it on its heap (the garbage collector then ran during the first searches
+// of a fresh process).
 func ruleTable(r Rule) []uint8 {
 	ruleTableOnce[r].Do(func() {
-		tb, tw := lineTable(variantOf(r, Black)), lineTable(variantOf(r, White))
-		t := make([]uint8, keySpace)
-		for k := uint32(0); k < keySpace; k++ {
-			t[k] = uint8(tb[k]) | uint8(tw[swapColors(k)])<<4
+		if t := embeddedRuleTable(r); len(t) == keySpace {
+			ruleTables[r] = t
+			return
 		}
-		ruleTables[r] = t
+		ruleTables[r] = buildRuleTable(r)
 	})
 	return ruleTables[r]
+}
+
+// buildRuleTable computes ruleTable(r) from the line tables of its variants.
+func buildRuleTable(r Rule) []uint8 {
+	tb, tw := lineTable(variantOf(r, Black)), lineTable(variantOf(r, White))
+	t := make([]uint8, keySpace)
+	for k := uint32(0); k < keySpace; k++ {
+		t[k] = uint8(tb[k]) | uint8(tw[swapColors(k)])<<4
+	}
+	return t
 }

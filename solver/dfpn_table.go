@@ -1,6 +1,10 @@
 package solver
 
-import "gomoku/engine"
+import (
+	"math/bits"
+
+	"gomoku/engine"
+)
 
 // pnTable is the in-memory transposition table of the proof-number search:
 // proof and disproof numbers per node, keyed by a node key that folds in the
@@ -20,11 +24,24 @@ import "gomoku/engine"
 // Slots come in buckets of four; a new entry takes the bucket's slot of an
 // old generation, else the one with the least priority: proven entries are
 // kept before all others, then the ones with the most work below them.
+//
+// As failTable, the table starts small (minPNBuckets) and doubles as it
+// fills, up to its memory: a quick search touches few pages. An entry holds
+// its whole key, so the move to a table twice the size is exact. A table is
+// never shared between goroutines; lookup's pointer is used before the next
+// store (which may move the slots).
 type pnTable struct {
 	slots []pnEntry
 	mask  uint64 // bucket index mask
 	age   uint8
 	sink  uint64 // touch's loads go here, so that they are not removed
+	// used counts the stores into slots of an old generation; at a half of
+	// the slots the table doubles, up to maxBuckets
+	used       uint64
+	maxBuckets uint64
+	// storedBits is the size of stored, 2^storedBits bits: two per slot,
+	// up to maxStoredBits
+	storedBits uint
 	// stored has one bit per value of a key's top storedBits bits, set
 	// when a key with those bits is stored in this generation: a clear bit
 	// means the key is absent, which spares the lookup its cache miss. An
@@ -38,8 +55,11 @@ type pnTable struct {
 	stored []uint64
 }
 
-// storedBits sizes pnTable.stored: 2^storedBits bits, 512 KiB.
-const storedBits = 22
+// maxStoredBits bounds pnTable.stored: 2^22 bits, 512 KiB.
+const maxStoredBits = 22
+
+// minPNBuckets is the starting size of a pnTable: 2^8 buckets (24 KiB).
+const minPNBuckets = 1 << 8
 
 type pnEntry struct {
 	key   uint64
@@ -66,19 +86,75 @@ func newPNTable(mib int) *pnTable {
 	if mib < 1 {
 		mib = 1
 	}
-	buckets := uint64(1) << 10
+	buckets := uint64(minPNBuckets)
 	for buckets*2*pnBucket*24 <= uint64(mib)<<20 {
 		buckets *= 2
 	}
-	return &pnTable{slots: make([]pnEntry, buckets*pnBucket), mask: buckets - 1, age: 1,
-		stored: make([]uint64, 1<<storedBits/64)}
+	t := &pnTable{age: 1, maxBuckets: buckets}
+	t.resize(minPNBuckets)
+	return t
 }
 
-func (t *pnTable) nextGeneration() {
+// resize makes the table buckets buckets (a power of two, at least its
+// size) with its stored bits, using the memory it had when it was larger.
+// It moves no entry: grow does.
+func (t *pnTable) resize(buckets uint64) {
+	if n := buckets * pnBucket; uint64(cap(t.slots)) < n {
+		slots := make([]pnEntry, n)
+		copy(slots, t.slots)
+		t.slots = slots
+	} else {
+		t.slots = t.slots[:n]
+	}
+	t.mask = buckets - 1
+	t.storedBits = min(maxStoredBits, uint(bits.Len64(buckets*pnBucket)))
+	if n := max(1, 1<<t.storedBits/64); cap(t.stored) < n {
+		t.stored = make([]uint64, n)
+	} else {
+		t.stored = t.stored[:n]
+	}
 	clear(t.stored)
+}
+
+// grow doubles the table. An entry of this generation in bucket b goes to
+// bucket b or b+n, which holds entries of older generations only (the upper
+// half was not in use in this generation), so none is lost; the stored bits
+// are set again.
+func (t *pnTable) grow() {
+	n := t.mask + 1
+	t.resize(2 * n)
+	for b := range n {
+		for i := b * pnBucket; i < (b+1)*pnBucket; i++ {
+			e := &t.slots[i]
+			if e.age != t.age || e.key&n == 0 {
+				continue
+			}
+			for j := (b + n) * pnBucket; j < (b+n+1)*pnBucket; j++ {
+				if t.slots[j].age != t.age {
+					t.slots[j] = *e
+					break
+				}
+			}
+			e.age = 0
+		}
+	}
+	for i := range t.slots {
+		if e := &t.slots[i]; e.age == t.age {
+			k := e.key >> (64 - t.storedBits)
+			t.stored[k>>6] |= 1 << (k & 63)
+		}
+	}
+}
+
+// nextGeneration starts a new search: every entry reads as empty, and the
+// table starts again from its least size (its memory kept), so that a
+// search goes the same way whatever searches came before it.
+func (t *pnTable) nextGeneration() {
+	t.used = 0
+	t.resize(minPNBuckets)
 	t.age++
 	if t.age == 0 {
-		clear(t.slots)
+		clear(t.slots[:cap(t.slots)])
 		t.age = 1
 	}
 }
@@ -97,7 +173,7 @@ func (e *pnEntry) priority() uint64 {
 // mayHold reports whether key may be in the table: false when no key with
 // its top storedBits bits was stored in this generation.
 func (t *pnTable) mayHold(key uint64) bool {
-	i := key >> (64 - storedBits)
+	i := key >> (64 - t.storedBits)
 	return t.stored[i>>6]>>(i&63)&1 != 0
 }
 
@@ -146,10 +222,18 @@ func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flag
 			}
 		}
 	}
+	if victim.age != t.age && t.mask+1 < t.maxBuckets {
+		if t.used++; t.used > uint64(len(t.slots))/2 {
+			t.grow()
+			t.store(key, pn, dn, work, best, flags)
+			return
+		}
+	}
 	*victim = pnEntry{key: key, pn: pn, dn: dn, work: work, best: best, age: t.age, flags: flags}
-	i := key >> (64 - storedBits)
+	i := key >> (64 - t.storedBits)
 	t.stored[i>>6] |= 1 << (i & 63)
 }
+
 
 // touch loads the buckets of keys (a node's children) one after another
 // without waiting for any: the loads are independent, so the

@@ -57,6 +57,6 @@ func (v *VCFProbe) Nodes() int64 { return v.run.nodes }
 // Clear empties the probe's table, so that its next answers depend on the
 // positions asked alone.
 func (v *VCFProbe) Clear() {
-	clear(v.tt.slots)
+	clear(v.tt.slots[:cap(v.tt.slots)])
 	v.tt.age = 0
 }

@@ -448,6 +448,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	if shared != nil {
 		// the attacker's VCF table too: the first slot's, one generation
 		vcf := vcts[0].vcf
+		vcf.full() // shared: its slots must not move under the other searches
 		vcf.nextGeneration()
 		for _, v := range vcts {
 			v.sharedVCF = vcf
@@ -651,7 +652,8 @@ func isVCF(pr Problem, root *proof.Node, line []engine.Point) bool {
 // foursOnly reports whether every attacker move of a line (attacker first,
 // alternating) is a four or a five when it is played.
 func foursOnly(pr Problem, line []engine.Point) bool {
-	b := pr.Board.Clone()
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
 	c := pr.Attacker
 	for i, m := range line {
 		if i%2 == 0 && b.Threat(c, m) < engine.ThreatFour {
@@ -695,7 +697,8 @@ func transformTree(n *proof.Node, k, size int) *proof.Node {
 // threat the defender cannot meet, which proof.Verify checked when the proof
 // was made).
 func replayMainLine(pr Problem, line []engine.Point) error {
-	b := pr.Board.Clone()
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
 	for i, m := range line {
 		c := pr.Attacker
 		if i%2 == 1 {

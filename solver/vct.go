@@ -413,9 +413,14 @@ func (r *vctRun) tick() bool {
 		r.bu.stopped, r.stop = "nodes", true
 		return false
 	}
-	if r.vcf.nodes&(PollInterval-1) == 0 && !r.bu.Poll(r.vcf.nodes, 0) {
-		r.stop = true
-		return false
+	if r.vcf.nodes&(PollInterval-1) == 0 {
+		if !r.bu.Poll(r.vcf.nodes, 0) {
+			r.stop = true
+			return false
+		}
+		// the node caches follow the table as it grows
+		r.cache.grow(len(r.tt.slots) / 16)
+		r.orCache.grow(len(r.tt.slots) / 16)
 	}
 	return true
 }

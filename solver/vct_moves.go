@@ -810,20 +810,55 @@ type defenceEntry struct {
 	gen   uint32
 }
 
-// defenceCacheSize is the smallest number of slots (a power of two).
-const defenceCacheSize = 1 << 14
+// defenceCacheSize is the smallest number of slots (a power of two): 12
+// KiB, so that a quick search touches few pages (see failTable); the cache
+// grows with its VCT's table (grow).
+const defenceCacheSize = 1 << 8
 
 // reset starts a new generation with about n slots (rounded to a power of
-// two), keeping the allocation when the size is unchanged.
+// two), keeping the memory it has.
 func (c *defenceCache) reset(n int) {
+	c.gen++
+	c.resize(n)
+}
+
+// resize makes the cache the power of two of at least n slots (and
+// defenceCacheSize), reusing its memory: the slots beyond its size in this
+// generation hold older generations' entries, which read as empty.
+func (c *defenceCache) resize(n int) {
 	size := defenceCacheSize
 	for size < n {
 		size *= 2
 	}
-	if len(c.slots) != size {
-		c.slots = make([]defenceEntry, size)
+	if cap(c.slots) < size {
+		slots := make([]defenceEntry, size)
+		copy(slots, c.slots)
+		c.slots = slots
 	}
-	c.gen++
+	c.slots = c.slots[:size]
+}
+
+// grow makes the cache about n slots when that is more than it has,
+// moving the entries of this generation (slot i goes to key & (size-1),
+// which is i modulo the old size: no two collide, and the slots above the
+// old size are free).
+func (c *defenceCache) grow(n int) {
+	old := len(c.slots)
+	if n <= old || c.slots == nil {
+		return
+	}
+	c.resize(n)
+	mask := uint64(len(c.slots) - 1)
+	for i := range old {
+		e := &c.slots[i]
+		if e.gen != c.gen {
+			continue
+		}
+		if j := e.key & mask; j != uint64(i) {
+			c.slots[j] = *e
+			*e = defenceEntry{}
+		}
+	}
 }
 
 func (c *defenceCache) get(key uint64) ([]engine.Point, int, bool) {

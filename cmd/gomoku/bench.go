@@ -31,6 +31,7 @@ func benchCommand() *cli.Command {
 		Description: "Reports Play+Undo pairs per second on a 15x15 middle game, then solves each position repeatedly\n" +
 			"and reports its median time. The signature (the sum of node counts) is the same on every machine\n" +
 			"for the same code and set; a change in it means the search changed.",
+		Subcommands: []*cli.Command{vsQuintetCommand()},
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "min-time", Value: 200 * time.Millisecond, Usage: "least time spent on each position"},
 			&cli.IntFlag{Name: "memory", Value: solver.DefaultMemoryMiB, Usage: "transposition table size, MiB"},

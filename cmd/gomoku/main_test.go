@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -334,5 +335,43 @@ func TestInterrupt(t *testing.T) {
 	code, stats, _ := gomoku(t, "", "tt", "stats", "--tt", dir)
 	if code != exitOK || !strings.Contains(stats, ": 1 results") {
 		t.Errorf("after the interrupt the store holds:\n%s", stats)
+	}
+}
+
+// TestVsQuintet runs the side-by-side command: without the peer it says so
+// and exits 0; with a stand-in for quintet's solver (a script that prints
+// quintet's lines) it prints a row per case with both verdicts and the
+// ratio, and a differing verdict is an error.
+func TestVsQuintet(t *testing.T) {
+	saved := selfCommand
+	defer func() { selfCommand = saved }()
+	selfCommand = func(_ context.Context, args ...string) (*exec.Cmd, error) { return child(args...), nil }
+	code, out, _ := gomoku(t, "", "bench", "vs-quintet", "--peer", filepath.Join(t.TempDir(), "absent"), sample(t, "vcf_black.txt"))
+	if code != exitOK || !strings.Contains(out, "nothing measured") {
+		t.Errorf("without the peer: exit %d\n%s", code, out)
+	}
+	dir := t.TempDir()
+	fake := func(verdict string) string {
+		p := filepath.Join(dir, verdict+".sh")
+		body := "#!/bin/sh\necho 'Solving...'\necho 'Elapsed: 1.5ms'\n"
+		if verdict == "win" {
+			body += "echo 'Moves: G6,H7'\n"
+		} else {
+			body += "echo 'None'\n"
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	code, out, errOut := gomoku(t, "", "bench", "vs-quintet", "--runs", "1", "--peer", fake("win"),
+		sample(t, "vcf_black.txt"), sample(t, "vct_black.txt"))
+	if code != exitOK || !strings.Contains(out, "vcf_black ") || !strings.Contains(out, "1.500") ||
+		!strings.Contains(out, "win/win") || !strings.Contains(out, "2 cases: geometric mean") {
+		t.Errorf("with a peer: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = gomoku(t, "", "bench", "vs-quintet", "--runs", "1", "--peer", fake("none"), sample(t, "vcf_black.txt"))
+	if code != exitError || !strings.Contains(out, "no-win/win  DIFFER") {
+		t.Errorf("a differing verdict: exit %d\n%s", code, out)
 	}
 }

@@ -31,7 +31,8 @@ func VerifyLine(b *engine.Board, attacker engine.Color, line []engine.Point) (En
 	if b.HasFive(def) {
 		return EndNone, ErrDefenderFive
 	}
-	b = b.Clone()
+	b = engine.Scratch(b)
+	defer engine.Release(b)
 	if len(line) == 0 {
 		return EndNone, errors.New("empty line")
 	}

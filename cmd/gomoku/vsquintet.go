@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/engine"
+	"gomoku/positions"
+)
+
+// defaultQuintet is where the shared peers keep quintet's solver, relative
+// to the working directory (the module root).
+const defaultQuintet = "../shared/peers/quintet/quintet-solve"
+
+// vsQuintetCommand runs quintet's solver and this program on the same case
+// files, each as a fresh process, and prints both times side by side.
+func vsQuintetCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "vs-quintet",
+		Usage:     "time quintet's solver and this program side by side on quintet's case files",
+		ArgsUsage: "CASE-FILE-OR-DIR...",
+		Description: "For each quintet case file (mode, attacker, limit, threat_limit, board), runs quintet's examples/solve\n" +
+			"(its printed Elapsed, the search alone) and `gomoku solve --format json` (its time_ms, the search and\n" +
+			"the proof check), each a fresh process --runs times, and prints the least time of each, their ratio\n" +
+			"and both verdicts, then the geometric mean of the ratios. Without the peer it says so and exits 0.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "peer", Value: defaultQuintet, EnvVars: []string{"GOMOKU_QUINTET"}, Usage: "quintet's solve executable"},
+			&cli.IntFlag{Name: "runs", Value: 3, Usage: "runs of each program per case; the least time counts"},
+			&cli.IntFlag{Name: "memory", Value: 256, Usage: "this program's tables, MiB (solve --memory)"},
+			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "longest run of either program on one case"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("vs-quintet: name quintet's case files (../shared/data/raw/quintet)")
+			}
+			if c.Int("runs") < 1 || c.Int("memory") < 1 {
+				return usagef("--runs and --memory must be at least 1")
+			}
+			out := c.App.Writer
+			peer := c.String("peer")
+			if _, err := os.Stat(peer); err != nil {
+				fmt.Fprintf(out, "vs-quintet: quintet's solver is not at %s (--peer); nothing measured\n", peer)
+				return nil
+			}
+			tmp, err := os.MkdirTemp("", "gomoku-vs-quintet-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp)
+			cases, err := quintetCases(c.Args().Slice(), tmp)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "%s, least of %d runs, each a fresh process\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), c.Int("runs"))
+			fmt.Fprintf(out, "%-32s %-8s %12s %12s %8s  %s\n", "case", "mode", "quintet ms", "gomoku ms", "ratio", "verdicts")
+			var logSum float64
+			n, worse, differ := 0, 0, 0
+			for _, qc := range cases {
+				row, err := vsQuintetCase(c.Context, peer, qc, c.Int("runs"), c.Int("memory"), c.Duration("timeout"))
+				if err != nil {
+					fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: %v\n", qc.name, err)
+					continue
+				}
+				ratio := row.ours / row.theirs
+				mark := ""
+				if row.ourVerdict != row.theirVerdict {
+					mark = "  DIFFER"
+					differ++
+				}
+				if ratio > 1 {
+					worse++
+				}
+				fmt.Fprintf(out, "%-32s %-8s %12.3f %12.3f %8.2f  %s/%s%s\n", row.name, row.mode, row.theirs, row.ours,
+					ratio, row.theirVerdict, row.ourVerdict, mark)
+				logSum += math.Log(ratio)
+				n++
+			}
+			if n > 0 {
+				fmt.Fprintf(out, "%d cases: geometric mean of the ratios %.2f; %d above 1.0; %d verdicts differ\n",
+					n, math.Exp(logSum/float64(n)), worse, differ)
+			}
+			if differ > 0 {
+				return fmt.Errorf("%d verdicts differ from quintet's", differ)
+			}
+			return nil
+		},
+	}
+}
+
+// quintetCase is one problem of the side-by-side run: its name, a file
+// that holds it alone, and the record.
+type quintetCase struct {
+	name, file string
+	p          *positions.Position
+}
+
+// quintetCases reads the cases: quintet's case files (directories: their
+// .txt files) and JSON Lines files of such records (../shared/data's
+// quintet.jsonl), each record written to a file of its own under tmp.
+func quintetCases(args []string, tmp string) ([]quintetCase, error) {
+	var files []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		got, err := filepath.Glob(filepath.Join(a, "*.txt"))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, got...)
+	}
+	var out []quintetCase
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasSuffix(f, ".jsonl") {
+			ps, errs := positions.Parse(f, data, positions.Auto, positions.DefaultOptions)
+			if len(errs) > 0 {
+				return nil, errs[0]
+			}
+			if len(ps) != 1 {
+				return nil, fmt.Errorf("%s: %d records, want one case", f, len(ps))
+			}
+			out = append(out, quintetCase{name: strings.TrimSuffix(filepath.Base(f), ".txt"), file: f, p: ps[0]})
+			continue
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			ps, errs := positions.Parse(f, []byte(line), positions.JSONL, positions.DefaultOptions)
+			if len(errs) > 0 {
+				return nil, errs[0]
+			}
+			one := filepath.Join(tmp, fmt.Sprintf("case-%d-%d.jsonl", len(out), i))
+			if err := os.WriteFile(one, []byte(line+"\n"), 0o644); err != nil {
+				return nil, err
+			}
+			name := ps[0].ID
+			if name == "" {
+				name = fmt.Sprintf("%s#%d", filepath.Base(f), i)
+			}
+			out = append(out, quintetCase{name: strings.TrimPrefix(name, "quintet/"), file: one, p: ps[0]})
+		}
+	}
+	return out, nil
+}
+
+// quintetThreatLimit is the threat limit given to both programs when a case
+// states none: the one ../shared/data/quintet.jsonl records for such cases.
+const quintetThreatLimit = 2
+
+// quintetRow is one case measured by both programs: the least times in ms
+// and the verdicts (win or no-win).
+type quintetRow struct {
+	name, mode               string
+	theirs, ours             float64
+	theirVerdict, ourVerdict string
+}
+
+// selfCommand returns the command that runs this program with args in a
+// fresh process (tests replace it: their executable is the test binary).
+var selfCommand = func(ctx context.Context, args ...string) (*exec.Cmd, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return exec.CommandContext(ctx, self, args...), nil
+}
+
+var quintetElapsed = regexp.MustCompile(`(?m)^Elapsed: (\S+)`)
+
+// vsQuintetCase measures one case file.
+func vsQuintetCase(ctx context.Context, peer string, qc quintetCase, runs, mib int, timeout time.Duration) (quintetRow, error) {
+	p := qc.p
+	if p.Puzzle == nil || p.Size != 15 || p.Rule != engine.Renju && p.Rule != 0 {
+		return quintetRow{}, errors.New("not a quintet case (a 15x15 renju puzzle with mode and limit)")
+	}
+	b, err := p.Board(engine.Renju)
+	if err != nil {
+		return quintetRow{}, err
+	}
+	mode := "vcf"
+	if p.Puzzle.Task == "vct" {
+		mode = "vct_dfpns"
+	}
+	att := p.Attacker
+	if att == engine.Empty {
+		att = p.ToMove
+	}
+	who := "o"
+	if att == engine.White {
+		who = "x"
+	}
+	var rows []string
+	for y := b.Size() - 1; y >= 0; y-- {
+		var row strings.Builder
+		for x := 0; x < b.Size(); x++ {
+			switch b.At(engine.PointAt(x, y)) {
+			case engine.Black:
+				row.WriteByte('o')
+			case engine.White:
+				row.WriteByte('x')
+			default:
+				row.WriteByte('.')
+			}
+		}
+		rows = append(rows, row.String())
+	}
+	limit := p.Puzzle.Limit
+	if limit <= 0 || limit > 255 {
+		limit = 255
+	}
+	threat := p.Puzzle.ThreatLimit
+	if threat <= 0 {
+		threat = quintetThreatLimit
+	}
+	r := quintetRow{name: qc.name, mode: p.Puzzle.Task, theirs: math.Inf(1), ours: math.Inf(1)}
+	for range runs {
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		cmd := exec.CommandContext(rctx, peer, mode, strconv.Itoa(limit), strconv.Itoa(threat), who,
+			strings.Join(rows, "\n"))
+		outp, err := cmd.Output()
+		cancel()
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", peer, err)
+		}
+		m := quintetElapsed.FindSubmatch(outp)
+		if m == nil {
+			return r, fmt.Errorf("%s printed no Elapsed line", peer)
+		}
+		d, err := time.ParseDuration(string(m[1]))
+		if err != nil {
+			return r, fmt.Errorf("%s: Elapsed %q: %w", peer, m[1], err)
+		}
+		r.theirs = min(r.theirs, float64(d)/1e6)
+		r.theirVerdict = "no-win"
+		if bytes.Contains(outp, []byte("\nMoves: ")) {
+			r.theirVerdict = "win"
+		}
+
+		rctx, cancel = context.WithTimeout(ctx, timeout)
+		cmd, err = selfCommand(rctx, "solve", "--format", "json", "--rule", "renju", "--memory", strconv.Itoa(mib),
+			"--threat-limit", strconv.Itoa(threat), qc.file)
+		if err != nil {
+			cancel()
+			return r, err
+		}
+		cmd.Stderr = io.Discard
+		outp, err = cmd.Output()
+		cancel()
+		if err != nil {
+			return r, fmt.Errorf("gomoku solve: %w", err)
+		}
+		var rec struct {
+			Result string  `json:"result"`
+			TimeMS float64 `json:"time_ms"`
+		}
+		if err := json.Unmarshal(outp, &rec); err != nil {
+			return r, fmt.Errorf("gomoku solve: %w", err)
+		}
+		r.ours = min(r.ours, rec.TimeMS)
+		r.ourVerdict = rec.Result
+	}
+	return r, nil
+}
