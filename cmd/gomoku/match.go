@@ -42,6 +42,7 @@ func matchCommand() *cli.Command {
 			&cli.IntFlag{Name: "memory", Value: 128, Usage: "INFO max_memory for each brain, MiB (0: not sent)"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop early by a sequential test of elo0,elo1 (alpha = beta = 0.05), e.g. 0,20"},
 			&cli.StringFlag{Name: "out", Usage: "write every game to `DIR` as NNN.psq and NNN.sgf"},
+			&cli.StringFlag{Name: "opening-rule", Value: "none", Usage: "none (the openings file's positions) or swap2 (Gomocup's SWAP2BOARD; OPENINGS is -)"},
 		},
 		Action: runMatch,
 	}
@@ -153,6 +154,16 @@ func runMatch(c *cli.Context) error {
 		}
 		cfg.SPRT = &match.SPRT{Elo0: e0, Elo1: e1}
 	}
+	switch c.String("opening-rule") {
+	case "none", "":
+	case "swap2":
+		if c.Args().First() != "-" {
+			return usagef("--opening-rule swap2: the brains make the openings; give - for OPENINGS")
+		}
+		cfg.Swap2 = true
+	default:
+		return usagef("--opening-rule %q: want none or swap2", c.String("opening-rule"))
+	}
 	if name := c.Args().First(); name != "-" {
 		data, err := readSource(name, c.App.Reader)
 		if err != nil {
@@ -184,6 +195,9 @@ func runMatch(c *cli.Context) error {
 		}
 	}
 	out := c.App.Writer
+	if cfg.Swap2 {
+		tcText += ", swap2 openings"
+	}
 	fmt.Fprintf(out, "match: %s vs %s, %v %dx%d, %s, tolerance %v\n", cfg.Engines[0].Name, cfg.Engines[1].Name, rule,
 		cfg.Size, cfg.Size, tcText, cfg.Tolerance)
 	res, runErr := match.Run(c.Context, cfg)
@@ -232,6 +246,16 @@ func writeMatchSummary(w interface{ Write([]byte) (int, error) }, cfg *match.Con
 		}
 	}
 	fmt.Fprintf(w, "games ended by: %s\n", strings.Join(rs, ", "))
+	if cfg.MatchTime > 0 && n > 0 {
+		least := [2]time.Duration{cfg.MatchTime, cfg.MatchTime}
+		for _, g := range res.Games {
+			for i := range least {
+				least[i] = min(least[i], g.TimeLeft[i])
+			}
+		}
+		fmt.Fprintf(w, "least time left at a game's end: %s %.1f s, %s %.1f s\n", cfg.Engines[0].Name, least[0].Seconds(),
+			cfg.Engines[1].Name, least[1].Seconds())
+	}
 	if res.SPRT != nil {
 		fmt.Fprintf(w, "SPRT elo0 %g elo1 %g: LLR %.2f [%.2f, %.2f], %v\n", res.SPRT.Elo0, res.SPRT.Elo1, res.SPRT.LLR,
 			res.SPRT.Lower, res.SPRT.Upper, res.SPRT.Verdict)

@@ -102,6 +102,16 @@ func (e *brainEngine) Think(ctx context.Context, req gomocup.Request) (gomocup.R
 	return rep, nil
 }
 
+// Evaluate is the static evaluation's win rate for toMove on b (the
+// learned weights, no search): swap2's first ranking of its openings.
+func (e *brainEngine) Evaluate(b *engine.Board, toMove engine.Color) float64 {
+	w := e.weights
+	if w == nil {
+		w = play.DefaultWeights()
+	}
+	return w.WinRate(play.NewEval(w, b).Value(toMove))
+}
+
 // Quick is play.QuickMove.
 func (e *brainEngine) Quick(b *engine.Board, c engine.Color) engine.Point {
 	return play.QuickMove(b, c)

@@ -47,7 +47,11 @@ type Brain struct {
 	timeoutMatch time.Duration // 0: no match limit
 	timeLeft     time.Duration
 
-	boardCmd string // BOARD or YXBOARD while reading a board, else ""
+	boardCmd string // BOARD, YXBOARD or SWAP2BOARD while reading a board, else ""
+	// lastValue is the brain's win rate after its last move (haveValue:
+	// there was one), for the clock's critical-position test
+	lastValue, prevValue float64
+	haveValue, haveSwing bool
 	boardOwn []brainMove
 	// pending is closed when a search that outlived its turn ends.
 	pending chan struct{}
@@ -250,7 +254,7 @@ func (br *Brain) command(ctx context.Context, line string) bool {
 			return false
 		}
 		br.play(ctx)
-	case "BOARD", "YXBOARD":
+	case "BOARD", "YXBOARD", "SWAP2BOARD":
 		if !br.ready() {
 			return false
 		}
@@ -320,6 +324,7 @@ func (br *Brain) start(n int) {
 		return
 	}
 	br.size, br.b, br.moves, br.ownBlack = n, b, br.moves[:0], false
+	br.haveValue, br.haveSwing = false, false
 	br.say("OK")
 }
 
@@ -389,6 +394,21 @@ func (br *Brain) takeback(p engine.Point) error {
 
 // boardLine reads one line of a BOARD or YXBOARD block.
 func (br *Brain) boardLine(ctx context.Context, line string) {
+	if br.boardCmd == "SWAP2BOARD" {
+		if strings.EqualFold(line, "DONE") {
+			br.boardCmd = ""
+			stones := make([]engine.Point, len(br.boardOwn))
+			for i, m := range br.boardOwn {
+				stones[i] = m.p
+			}
+			br.swap2(ctx, stones)
+			return
+		}
+		if err := br.swap2Line(line); err != nil {
+			br.say("ERROR SWAP2BOARD line %q: %v", line, err)
+		}
+		return
+	}
 	if strings.EqualFold(line, "DONE") {
 		cmd := br.boardCmd
 		br.boardCmd = ""
@@ -461,13 +481,7 @@ func (br *Brain) info(arg string) {
 		}
 	case "rule":
 		if err == nil {
-			r := engine.Freestyle
-			switch {
-			case n&4 != 0:
-				r = engine.Renju
-			case n&1 != 0:
-				r = engine.Standard
-			}
+			r := RuleOf(n)
 			if r != br.rule {
 				br.rule = r
 				if br.b != nil {
@@ -484,18 +498,74 @@ func (br *Brain) info(arg string) {
 	// game_type, folder, evaluate and unknown keys need nothing
 }
 
-// turnTime is the time this move may take: the turn limit, and a share of
-// the match time left when there is a match limit.
+// RuleOf maps INFO rule's value to a rule, as Gomocup managers and Rapfi
+// read it: 0 freestyle, 1 standard (exactly five), 2 (Yixin-Board) and 4
+// renju, 5 and 6 freestyle with swap1 and swap2 (the opening comes by
+// SWAP2BOARD; the rule of five is freestyle's); other values as the
+// protocol's bit mask (4 renju, else 1 exactly five, else freestyle).
+func RuleOf(n int64) engine.Rule {
+	switch n {
+	case 0, 5, 6:
+		return engine.Freestyle
+	case 1:
+		return engine.Standard
+	case 2, 4:
+		return engine.Renju
+	}
+	switch {
+	case n&4 != 0:
+		return engine.Renju
+	case n&1 != 0:
+		return engine.Standard
+	}
+	return engine.Freestyle
+}
+
+// turnTime is the time this move may take: the turn limit, and, with a
+// match clock, a share of the time left. timeout_turn 0 means no limit per
+// move when the match has a clock (Gomocup's freestyle), else as fast as
+// possible (200 ms). The share (clockShare) grows in critical positions
+// and shrinks for forced replies.
 func (br *Brain) turnTime() time.Duration {
 	t := br.timeoutTurn
-	if t <= 0 {
+	clock := br.timeoutMatch > 0 && br.timeLeft > 0
+	switch {
+	case t <= 0 && clock:
+		t = br.timeLeft
+	case t <= 0:
 		t = 200 * time.Millisecond // "as fast as possible"
 	}
-	if br.timeoutMatch > 0 && br.timeLeft > 0 {
-		empty := br.size*br.size - len(br.moves)
-		t = min(t, br.timeLeft/time.Duration(max(8, empty/6)))
+	if clock {
+		t = min(t, br.clockShare())
 	}
 	return t
+}
+
+// clockShare is the next move's share of the match clock: the time left
+// over the moves the brain still expects to play (at least 12; 45 less a
+// third of the stones), then a quarter of that for a forced reply (the
+// opponent has a five-point, the brain none), twice it in a critical
+// position (either side has two or more four-points: an open three or a
+// double threat, where a search finds the most), and half as much again
+// when the brain's win rate moved by more than 0.15 between its last two
+// moves; never more than a fifth of the time left, and brainSafety is
+// kept back. Measured in the README's timed matches.
+func (br *Brain) clockShare() time.Duration {
+	me := br.colour()
+	opp := me.Opponent()
+	expected := max(12, 45-len(br.moves)/3)
+	t := float64(br.timeLeft) / float64(expected)
+	switch {
+	case br.b != nil && br.b.Count(opp, engine.FivePoints) > 0 && br.b.Count(me, engine.FivePoints) == 0:
+		t /= 4
+	case br.b != nil && (br.b.Count(opp, engine.FourPoints) >= 2 || br.b.Count(me, engine.FourPoints) >= 2):
+		t *= 2
+	}
+	if br.haveValue && br.haveSwing && abs(br.lastValue-br.prevValue) > 0.15 {
+		t *= 1.5
+	}
+	t = min(t, float64(br.timeLeft)/5)
+	return max(time.Duration(t)-brainSafety, 20*time.Millisecond)
 }
 
 // think asks the engine for side me's multipv best moves within the turn's
@@ -505,14 +575,23 @@ func (br *Brain) turnTime() time.Duration {
 // on in the background (its result unused, its report the zero one, ok
 // false), and the next think waits for it before it uses the tables again.
 func (br *Brain) think(ctx context.Context, me engine.Color, multipv int) (Reply, bool) {
+	rep, ok := br.thinkOn(ctx, br.b, me, multipv, br.turnTime())
+	if ok {
+		br.prevValue, br.haveSwing = br.lastValue, br.haveValue
+		br.lastValue, br.haveValue = rep.Moves[0].Value, true
+	}
+	return rep, ok
+}
+
+// thinkOn is think on board b (copied) within turn.
+func (br *Brain) thinkOn(ctx context.Context, b *engine.Board, me engine.Color, multipv int, turn time.Duration) (Reply, bool) {
 	if br.pending != nil {
 		<-br.pending
 		br.pending = nil
 	}
-	turn := br.turnTime()
 	start := time.Now()
 	sctx, cancel := context.WithTimeout(ctx, max(turn-brainSafety, 10*time.Millisecond))
-	req := Request{Board: br.b.Clone(), ToMove: me, MultiPV: multipv,
+	req := Request{Board: b.Clone(), ToMove: me, MultiPV: multipv,
 		Time: max(time.Duration(float64(turn)*brainShare)-brainSafety, 5*time.Millisecond)}
 	result := make(chan Reply, 1)
 	done := make(chan struct{})

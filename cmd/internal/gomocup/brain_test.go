@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -286,4 +287,107 @@ func FuzzBrain(f *testing.F) {
 			t.Fatalf("Serve: %v", err)
 		}
 	})
+}
+
+// valueEngine is fakeEngine with the win rate of its moves set by the test
+// (value, for the side to move), and a static evaluation that prefers
+// openings with the third stone nearest the corner a1.
+type valueEngine struct {
+	fakeEngine
+	value float64
+}
+
+func (v *valueEngine) Think(ctx context.Context, req Request) (Reply, error) {
+	rep, err := v.fakeEngine.Think(ctx, req)
+	for i := range rep.Moves {
+		rep.Moves[i].Value = v.value
+	}
+	return rep, err
+}
+
+func (v *valueEngine) Evaluate(b *engine.Board, toMove engine.Color) float64 { return 0.5 }
+
+// TestBrainSwap2 covers every SWAP2BOARD case, checking each answer as a
+// manager would (a fake manager: the stones parse, lie on empty points and
+// are legal in turn): three stones for an empty board; with three stones,
+// SWAP when white's win rate is low, one white move when it is high, two
+// stones (white, then black) when it is balanced; with five stones, SWAP
+// or one white move; and the errors for a wrong count or a bad line. After
+// a SWAP the brain plays black: a TURN gets a legal black move.
+func TestBrainSwap2(t *testing.T) {
+	open3 := []string{"7,7", "8,7", "9,9"}
+	open5 := append(append([]string{}, open3...), "8,8", "8,6")
+	for _, tc := range []struct {
+		stones []string
+		value  float64 // the engine's win rate for the side to move (white)
+		want   string  // "swap" or the number of stones answered
+	}{
+		{nil, 0.5, "3"},
+		{open3, 0.3, "swap"},
+		{open3, 0.7, "1"},
+		{open3, 0.5, "2"},
+		{open5, 0.4, "swap"},
+		{open5, 0.6, "1"},
+	} {
+		eng := &valueEngine{value: tc.value}
+		s := newSession(t, eng, 400*time.Millisecond)
+		if got, _ := s.ask("START 15"); got != "OK" {
+			t.Fatalf("START: %q", got)
+		}
+		s.send("INFO rule 6")
+		lines := append(append([]string{"SWAP2BOARD"}, tc.stones...), "DONE")
+		ans, took := s.ask(lines...)
+		if took > 400*time.Millisecond {
+			t.Errorf("%v: answered in %v, turn 400 ms", tc.stones, took)
+		}
+		// the fake manager's check
+		b, _ := engine.NewBoard(15, engine.Freestyle)
+		for i, st := range tc.stones {
+			p, _ := ParsePoint(st, 15)
+			b.Play(p, engine.Color(1+i%2))
+		}
+		got := "swap"
+		if ans != "SWAP" {
+			f := strings.Fields(ans)
+			got = fmt.Sprint(len(f))
+			for _, st := range f {
+				p, err := ParsePoint(st, 15)
+				c := engine.Color(1 + b.Stones()%2)
+				if err != nil || b.At(p) != engine.Empty || !b.Legal(c, p) {
+					t.Fatalf("%v: answer %q: %s is not a legal move (%v)", tc.stones, ans, st, err)
+				}
+				b.Play(p, c)
+				if b.LastMoveWon() {
+					t.Fatalf("%v: answer %q makes a five", tc.stones, ans)
+				}
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%v at value %.1f: answered %q, want %s", tc.stones, tc.value, ans, tc.want)
+		}
+		if ans == "SWAP" {
+			// the brain took black; the opponent (white) plays
+			p, _ := ParsePoint("0,14", 15)
+			b.Play(p, engine.White)
+			reply, _ := s.ask("TURN 0,14")
+			q, err := ParsePoint(reply, 15)
+			if err != nil || b.At(q) != engine.Empty || !b.Legal(engine.Black, q) {
+				t.Errorf("%v: after SWAP and TURN 0,14 the brain answered %q", tc.stones, reply)
+			}
+		}
+		s.send("END")
+	}
+	eng := &valueEngine{value: 0.5}
+	s := newSession(t, eng, 400*time.Millisecond)
+	s.ask("START 15")
+	if got, _ := s.ask("SWAP2BOARD", "7,7", "8,7", "DONE"); !strings.HasPrefix(got, "ERROR SWAP2BOARD wants 0, 3 or 5 stones") {
+		t.Errorf("two stones: %q", got)
+	}
+	if got, _ := s.ask("SWAP2BOARD", "7,7", "7,7"); !strings.HasPrefix(got, "ERROR SWAP2BOARD line") {
+		t.Errorf("a repeated stone: %q", got)
+	}
+	// the block goes on without the repeated line: three stones, an answer
+	if got, _ := s.ask("8,8", "9,9", "DONE"); got == "" || strings.HasPrefix(got, "ERROR") {
+		t.Errorf("the rest of the block: %q", got)
+	}
 }

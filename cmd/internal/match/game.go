@@ -96,16 +96,22 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 	for j, m := range op.Moves {
 		b.Play(m, engine.Color(1+j%2))
 	}
-	seats := [3]*seat{}
-	seats[engine.Black] = &seat{idx: g.Black, colour: engine.Black, clock: cfg.MatchTime}
-	seats[engine.White] = &seat{idx: g.White, colour: engine.White, clock: cfg.MatchTime}
+	// the engines by index; under swap2 the colours are known only after
+	// the opening (until then Black is the first player, who places the
+	// first three stones)
+	players := [2]*seat{{idx: 0, clock: cfg.MatchTime}, {idx: 1, clock: cfg.MatchTime}}
+	colourOf := func(idx int) engine.Color {
+		if idx == g.Black {
+			return engine.Black
+		}
+		return engine.White
+	}
 	lose := func(c engine.Color, reason, detail string) GameResult {
 		g.Winner, g.Reason, g.Detail = c.Opponent(), reason, detail
 		return g
 	}
 	defer func() {
-		for _, c := range []engine.Color{engine.Black, engine.White} {
-			s := seats[c]
+		for _, s := range players {
 			g.TimeLeft[s.idx] = s.clock
 			if s.client != nil {
 				_ = s.client.Close(2 * time.Second)
@@ -113,8 +119,8 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		}
 	}()
 	// start both brains, each with START and the settings
-	for _, c := range []engine.Color{engine.Black, engine.White} {
-		s := seats[c]
+	for _, s := range players {
+		c := colourOf(s.idx)
 		spec := cfg.Engines[s.idx]
 		cl, err := gomocup.Start(spec.Name, spec.Argv, spec.Dir)
 		if err != nil {
@@ -134,7 +140,7 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		infos := []string{
 			fmt.Sprintf("INFO timeout_turn %d", cfg.TurnTime.Milliseconds()),
 			fmt.Sprintf("INFO timeout_match %d", cfg.MatchTime.Milliseconds()),
-			fmt.Sprintf("INFO rule %d", gomocup.RuleCode(cfg.Rule)),
+			fmt.Sprintf("INFO rule %d", ruleCode(cfg)),
 			"INFO game_type 1",
 		}
 		if cfg.MatchTime > 0 {
@@ -162,7 +168,15 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 			return lose(c, failure(err), "ABOUT: "+err.Error())
 		}
 	}
-	toMove := engine.Color(1 + len(op.Moves)%2)
+	if cfg.Swap2 {
+		if f := swap2Phase(cfg, players, g.Black, b, &g); f != nil {
+			return lose(colourOf(f.idx), f.reason, f.detail)
+		}
+	}
+	seats := [3]*seat{}
+	seats[engine.Black], seats[engine.White] = players[g.Black], players[g.White]
+	seats[engine.Black].colour, seats[engine.White].colour = engine.Black, engine.White
+	toMove := engine.Color(1 + len(g.Moves)%2)
 	for {
 		if ctx.Err() != nil {
 			return lose(toMove, "cancelled", "")
@@ -265,4 +279,134 @@ func ask(s *seat, moves []engine.Point, size int) error {
 		}
 	}
 	return nil
+}
+
+// ruleCode is the INFO rule value of the match: 6 for freestyle with
+// swap2 (Rapfi's and Gomocup's), else the rule's own.
+func ruleCode(cfg *Config) int {
+	if cfg.Swap2 && cfg.Rule == engine.Freestyle {
+		return 6
+	}
+	return gomocup.RuleCode(cfg.Rule)
+}
+
+// failure of a brain during the swap2 opening: the engine index, and why.
+type swap2Failure struct {
+	idx            int
+	reason, detail string
+}
+
+// swap2Phase runs Gomocup's swap2 opening between the first player p1 (an
+// engine index) and the other, by SWAP2BOARD: p1 places three stones
+// (black, white, black); the other takes black (SWAP), takes white and
+// plays the fourth, or places the fourth and fifth, after which p1 takes
+// black (SWAP) or takes white and plays the sixth. Every stone must be a
+// legal move in turn and none may make a five. It leaves g.Black and
+// g.White the engines' colours and g.Moves the stones (all counted as the
+// opening), b played to them; each answer is timed as a move is, against
+// the answering engine's limit and clock. A failure names the engine that
+// loses.
+func swap2Phase(cfg *Config, players [2]*seat, p1 int, b *engine.Board, g *GameResult) *swap2Failure {
+	p2 := 1 - p1
+	fail := func(idx int, reason, detail string) *swap2Failure {
+		return &swap2Failure{idx: idx, reason: reason, detail: "swap2: " + detail}
+	}
+	ask := func(idx int) ([]engine.Point, bool, *swap2Failure) {
+		s := players[idx]
+		lines := []string{"SWAP2BOARD"}
+		for _, m := range g.Moves {
+			lines = append(lines, gomocup.FormatPoint(m, cfg.Size))
+		}
+		lines = append(lines, "DONE")
+		if cfg.MatchTime > 0 {
+			lines = append([]string{fmt.Sprintf("INFO time_left %d", max(0, s.clock.Milliseconds()))}, lines...)
+		}
+		for _, l := range lines {
+			if err := s.client.Send("%s", l); err != nil {
+				return nil, false, fail(idx, "crash", err.Error())
+			}
+		}
+		limit := cfg.TurnTime
+		if cfg.MatchTime > 0 && (limit <= 0 || s.clock < limit) {
+			limit = max(s.clock, 0)
+		}
+		start := time.Now()
+		pts, swap, err := s.client.Moves(start.Add(limit+cfg.Tolerance), cfg.Size)
+		took := time.Since(start)
+		if err != nil {
+			return nil, false, fail(idx, failure(err), err.Error())
+		}
+		if cfg.MatchTime > 0 {
+			s.clock -= took
+			if s.clock < -cfg.Tolerance {
+				return nil, false, fail(idx, "timeout", fmt.Sprintf("the clock ran out (%v over)", -s.clock))
+			}
+			s.clock += cfg.Increment
+		}
+		if cfg.TurnTime > 0 && took > cfg.TurnTime+cfg.Tolerance {
+			return nil, false, fail(idx, "timeout", fmt.Sprintf("%v for an answer, limit %v", took.Round(time.Millisecond), cfg.TurnTime))
+		}
+		return pts, swap, nil
+	}
+	place := func(idx int, pts []engine.Point) *swap2Failure {
+		for _, p := range pts {
+			c := engine.Color(1 + len(g.Moves)%2)
+			switch {
+			case b.At(p) != engine.Empty:
+				return fail(idx, "illegal move", fmt.Sprintf("%v is occupied", p))
+			case !b.Legal(c, p):
+				return fail(idx, "forbidden move", fmt.Sprintf("%v is %v", p, b.Forbidden(p)))
+			}
+			b.Play(p, c)
+			g.Moves = append(g.Moves, p)
+			g.Times = append(g.Times, 0)
+			if b.LastMoveWon() {
+				return fail(idx, "illegal move", fmt.Sprintf("%v makes a five in the opening", p))
+			}
+		}
+		g.OpeningLen = len(g.Moves)
+		return nil
+	}
+	g.Opening = "swap2"
+	// the first three stones
+	pts, swap, f := ask(p1)
+	if f != nil {
+		return f
+	}
+	if swap || len(pts) != 3 {
+		return fail(p1, "bad answer", fmt.Sprintf("%d stones for the first three", len(pts)))
+	}
+	if f := place(p1, pts); f != nil {
+		return f
+	}
+	// the second player's choice
+	pts, swap, f = ask(p2)
+	switch {
+	case f != nil:
+		return f
+	case swap:
+		g.Black, g.White = p2, p1
+		return nil
+	case len(pts) == 1:
+		g.Black, g.White = p1, p2
+		return place(p2, pts)
+	case len(pts) != 2:
+		return fail(p2, "bad answer", fmt.Sprintf("%d stones answered to three", len(pts)))
+	}
+	if f := place(p2, pts); f != nil {
+		return f
+	}
+	// the first player's choice of colour
+	pts, swap, f = ask(p1)
+	switch {
+	case f != nil:
+		return f
+	case swap:
+		g.Black, g.White = p1, p2
+		return nil
+	case len(pts) != 1:
+		return fail(p1, "bad answer", fmt.Sprintf("%d stones answered to five", len(pts)))
+	}
+	g.Black, g.White = p2, p1
+	return place(p1, pts)
 }

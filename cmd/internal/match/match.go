@@ -67,6 +67,10 @@ type Config struct {
 	// time_left before each move); 0 for none. Increment is added to a
 	// side's clock after each of its moves.
 	MatchTime, Increment time.Duration
+	// Swap2 opens every game by Gomocup's swap2 (SWAP2BOARD): Engines[0]
+	// places the first three stones in the even games, Engines[1] in the
+	// odd ones; Openings are not used.
+	Swap2 bool
 	// Tolerance is how late a move may be before it loses on time.
 	Tolerance time.Duration
 	// StartTimeout bounds a brain's answer to START (default 10 s).

@@ -38,6 +38,20 @@ func fakeBrain(mode string) {
 	var stones map[[2]int]bool
 	moves := 0
 	var board []string
+	swap2 := false
+	// firstEmpty returns the first n empty cells in reading order, marked
+	firstEmpty := func(n int) []string {
+		var out []string
+		for y := 0; y < size && len(out) < n; y++ {
+			for x := 0; x < size && len(out) < n; x++ {
+				if !stones[[2]int{x, y}] {
+					stones[[2]int{x, y}] = true
+					out = append(out, fmt.Sprintf("%d,%d", x, y))
+				}
+			}
+		}
+		return out
+	}
 	move := func() {
 		moves++
 		if moves == 3 {
@@ -74,8 +88,36 @@ func fakeBrain(mode string) {
 	}
 	for in.Scan() {
 		line := strings.TrimSpace(in.Text())
+		if board != nil && swap2 {
+			if !strings.EqualFold(line, "DONE") {
+				board = append(board, line)
+				continue
+			}
+			stones = map[[2]int]bool{}
+			for _, s := range board {
+				var x, y int
+				fmt.Sscanf(s, "%d,%d", &x, &y)
+				stones[[2]int{x, y}] = true
+			}
+			n := len(board)
+			board, swap2 = nil, false
+			switch {
+			case mode == "swap2-bad":
+				say(strings.Join(firstEmpty(2), " "))
+			case n == 0:
+				say(strings.Join(firstEmpty(3), " "))
+			case mode == "swap2-swap":
+				say("SWAP")
+			case n == 3 && mode == "swap2-two":
+				say(strings.Join(firstEmpty(2), " "))
+			default:
+				say(strings.Join(firstEmpty(1), " "))
+			}
+			continue
+		}
 		if board != nil {
 			if strings.EqualFold(line, "DONE") {
+				stones = map[[2]int]bool{}
 				for _, s := range board {
 					var x, y, f int
 					fmt.Sscanf(s, "%d,%d,%d", &x, &y, &f)
@@ -105,6 +147,8 @@ func fakeBrain(mode string) {
 			move()
 		case "BOARD":
 			board = []string{}
+		case "SWAP2BOARD":
+			board, swap2 = []string{}, true
 		case "END":
 			return
 		}
@@ -232,5 +276,46 @@ func TestStats(t *testing.T) {
 	st = SPRTState{SPRT: SPRT{Elo0: 0, Elo1: 50}}
 	if v := st.Update(Stats{Wins: 100, Losses: 300, Draws: 0}); v != SPRTAcceptH0 {
 		t.Errorf("a 25%% score: %v (LLR %.2f)", v, st.LLR)
+	}
+}
+
+// TestSwap2 runs the swap2 opening between fake brains through each of its
+// paths: the second player takes black (SWAP), takes white and plays, or
+// places two stones and the first player chooses (taking white and
+// playing, or SWAP). The colours, the opening's length and the stones'
+// legality follow the answers; a brain that answers two stones to the
+// empty board loses by a bad answer.
+func TestSwap2(t *testing.T) {
+	for _, tc := range []struct {
+		first, second string
+		openingLen    int
+		firstIsBlack  bool
+		reason        string
+	}{
+		{"good", "swap2-swap", 3, false, "five"},     // the second player takes black
+		{"good", "good", 4, true, "five"},            // the second takes white and plays the 4th
+		{"good", "swap2-two", 6, false, "five"},      // two more; the first takes white and plays the 6th
+		{"swap2-swap", "swap2-two", 5, true, "five"}, // two more; the first takes black
+		{"swap2-bad", "good", 0, true, "bad answer"}, // two stones for three
+	} {
+		cfg := Config{Engines: [2]EngineSpec{fake(tc.first), fake(tc.second)}, Rule: engine.Freestyle, Swap2: true,
+			TurnTime: 300 * time.Millisecond, Tolerance: 50 * time.Millisecond, Games: 1}
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := res.Games[0]
+		if g.OpeningLen != tc.openingLen || (g.Black == 0) != tc.firstIsBlack || g.Reason != tc.reason {
+			t.Errorf("%s vs %s: opening %d stones, black engine %d, %s by %s (%s); want %d stones, first black %v, %s",
+				tc.first, tc.second, g.OpeningLen, g.Black, g.Winner, g.Reason, g.Detail, tc.openingLen, tc.firstIsBlack, tc.reason)
+		}
+		b, _ := engine.NewBoard(15, engine.Freestyle)
+		for i, m := range g.Moves {
+			c := engine.Color(1 + i%2)
+			if b.At(m) != engine.Empty || !b.Legal(c, m) {
+				t.Fatalf("%s vs %s: move %d %v is not legal", tc.first, tc.second, i+1, m)
+			}
+			b.Play(m, c)
+		}
 	}
 }
