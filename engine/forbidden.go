@@ -88,7 +88,7 @@ func (b *Board) hasLine(p Point, l LinePattern) bool {
 // once p is played.
 func (b *Board) realThrees(p Point) int {
 	black := (*[keySpace]uint8)(ruleTable(Renju)) // black's patterns are the low nibbles
-	var cand [NumDirs][8]Point // straight-four points per open-three direction
+	var cand [NumDirs][8]Point                    // straight-four points per open-three direction
 	var nc [NumDirs]int
 	for d := 0; d < NumDirs; d++ {
 		if LinePattern(patterns(b.st[p], 0)>>(4*d)&0xf) != FlexThree {

@@ -234,7 +234,6 @@ func (t *pnTable) store(key uint64, pn, dn, work uint32, best engine.Point, flag
 	t.stored[i>>6] |= 1 << (i & 63)
 }
 
-
 // touch loads the buckets of keys (a node's children) one after another
 // without waiting for any: the loads are independent, so the
 // processor overlaps their cache misses, and the lookups that follow find

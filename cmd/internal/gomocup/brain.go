@@ -52,7 +52,7 @@ type Brain struct {
 	// there was one), for the clock's critical-position test
 	lastValue, prevValue float64
 	haveValue, haveSwing bool
-	boardOwn []brainMove
+	boardOwn             []brainMove
 	// pending is closed when a search that outlived its turn ends.
 	pending chan struct{}
 }
