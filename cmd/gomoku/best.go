@@ -25,7 +25,7 @@ func bestCommand(stdin io.Reader) *cli.Command {
 			"opponent would win by VCF or VCT were it to move, the moves proven to stop it, ranked by the search (kind\n" +
 			"defend; kind lost when none is found). Otherwise the best moves by MCTS or alpha-beta, with visits or depth,\n" +
 			"value (a win rate from 0 to 1 for the side to move) and principal variation (kind search).",
-		Flags: append(inputFlags(),
+		Flags: append(append(inputFlags(),
 			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "mcts", Usage: "search when no win is forced: mcts or ab (alpha-beta)"},
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Value: 5 * time.Second, Usage: "time per position, win checks included (0: none; then --nodes bounds the search)"},
 			&cli.Int64Flag{Name: "nodes", Usage: "MCTS playouts or alpha-beta nodes per position (0: none)"},
@@ -34,7 +34,7 @@ func bestCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
 				Usage: "tables and tree, MiB"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
-		),
+		), bookPlayFlags()...),
 		Action: runBest(stdin),
 	}
 }
@@ -60,8 +60,10 @@ type bestRecord struct {
 	Rule   string `json:"rule"`
 	Size   int    `json:"size"`
 	ToMove string `json:"to_move"`
-	// Kind is win, defend, lost or search.
+	// Kind is win, defend, lost, search, or book (--book: a book move,
+	// Note says why).
 	Kind string `json:"kind"`
+	Note string `json:"note,omitempty"`
 	// Line is the winning line (kind win), or the opponent's threatened
 	// one (defend, lost).
 	Line     []string   `json:"line,omitempty"`
@@ -119,7 +121,30 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 		}
 		slv := solver.NewSolver(c.Int("memory") / 2)
 		lim := solver.Limits{Time: c.Duration("time"), Nodes: c.Int64("nodes"), MemoryMiB: c.Int("memory") / 2}
+		bp, err := openBookPlayer(c)
+		if err != nil {
+			return err
+		}
+		defer bp.Close()
 		return in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+			start := time.Now()
+			if ch, ok, err := bp.move(b, p.ToMove); err != nil {
+				return err
+			} else if ok {
+				rec := bestRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
+					ToMove: p.ToMove.String(), Kind: "book", Engine: "book", Note: bookNote(ch, ch.Point.String()),
+					Moves: []bestMove{{Move: ch.Point.String(), Value: ch.Score, PV: []string{ch.Point.String()}}},
+					TimeMS: ms(time.Since(start))}
+				if in.json {
+					return writeJSON(in.out, rec)
+				}
+				if in.svg {
+					return in.writeSVG(p, svg.Diagram{Board: b, LastMove: lastMove(p), LineFirst: p.ToMove, Line: []engine.Point{ch.Point},
+						Title: fmt.Sprintf("%s  %s, %s to move: book", shortLabel(p), r, p.ToMove), Caption: rec.Note})
+				}
+				writeBestText(in.out, p, b, rec)
+				return nil
+			}
 			rep, err := play.Best(c.Context, slv, b, p.ToMove, searcher, lim, c.Int("multipv"), nil)
 			if err != nil {
 				return err
@@ -178,6 +203,8 @@ func writeBestText(w io.Writer, p *positions.Position, b *engine.Board, rec best
 	switch play.Kind(rec.Kind) {
 	case play.KindWin:
 		fmt.Fprintf(w, "win: %s (replayed on a fresh board)\n", joinNumbered(rec.Line))
+	case "book":
+		fmt.Fprintf(w, "%s\n", rec.Note)
 	case play.KindDefend:
 		fmt.Fprintf(w, "defend: the opponent threatens %s; of %d moves checked, %d are proven to stop it, %d more were not refuted in time\n",
 			joinNumbered(rec.Threat), rec.Checked, rec.Refutations, len(rec.Moves)-rec.Refutations)
@@ -189,7 +216,7 @@ func writeBestText(w io.Writer, p *positions.Position, b *engine.Board, rec best
 				joinNumbered(rec.Threat), rec.Checked)
 		}
 	}
-	if play.Kind(rec.Kind) != play.KindWin {
+	if play.Kind(rec.Kind) != play.KindWin && rec.Kind != "book" {
 		for i, m := range rec.Moves {
 			cost := fmt.Sprintf("%d visits", m.Visits)
 			if m.Depth > 0 {

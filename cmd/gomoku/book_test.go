@@ -164,3 +164,72 @@ func TestRenLibRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestBookPlay: with --book, a position of the imported Allrenjuopenings
+// library is answered from the book at once, by pbrain (with a MESSAGE
+// that says so, on a 5 s turn) and by best (kind book); a position not in
+// the book is searched as usual. A book built from games serves too, by
+// the moves' scores.
+func TestBookPlay(t *testing.T) {
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib")
+	if code, _, errOut := gomoku(t, "", "book", "import", "--book", lib, "--rule", "renju",
+		filepath.Join(datatest.Shared(t), "raw", "renlib", "Allrenjuopenings.lib")); code != exitOK {
+		t.Fatalf("import: %d %s", code, errOut)
+	}
+	// h8 h9 j10 (renju's direct opening D3, Piskvork 7,7 7,6 9,5): white to move
+	session := "START 15\nINFO rule 4\nINFO timeout_turn 5000\nBOARD\n7,7,2\n7,6,1\n9,5,2\nDONE\nEND\n"
+	start := time.Now()
+	code, out, errOut := gomoku(t, session, "pbrain", "--engine", "ab", "--book", lib)
+	took := time.Since(start)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(lines) < 3 || !strings.HasPrefix(lines[len(lines)-2], "MESSAGE book move") {
+		t.Fatalf("pbrain: exit %d %s\n%s", code, errOut, out)
+	}
+	if took > 2*time.Second {
+		t.Errorf("the book move took %v (a 5 s turn)", took)
+	}
+	b, _ := engine.NewBoard(15, engine.Renju)
+	for _, s := range []string{"h8", "h9", "j10"} {
+		p, _ := engine.ParsePoint(s, 15)
+		b.Play(p, engine.Color(1+b.Stones()%2))
+	}
+	k, sym := book.KeyOf(b)
+	bk, err := book.Open(lib, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := bk.Get(k)
+	bk.Close()
+	if err != nil || n == nil {
+		t.Fatalf("the opening is not in the library: %v", err)
+	}
+	answer, _ := engine.ParsePoint(lines[len(lines)-1], 15)
+	inLib := false
+	for _, m := range n.MovesFor(b, sym) {
+		inLib = inLib || m.Point == answer && m.Library
+	}
+	if !inLib {
+		t.Errorf("pbrain answered %s, not a library move", answer)
+	}
+	code, out, _ = gomoku(t, "h8 h9 j10\n", "best", "--rule", "renju", "--book", lib, "--format", "json", "-")
+	if recs := jsonLines(t, out); code != exitOK || len(recs) != 1 || recs[0]["kind"] != "book" {
+		t.Errorf("best --book: exit %d\n%s", code, out)
+	}
+	// not in the book: searched
+	code, out, _ = gomoku(t, "h8 a1 a2\n", "best", "--rule", "renju", "--book", lib, "--time", "300ms", "--format", "json", "-")
+	if recs := jsonLines(t, out); code != exitOK || len(recs) != 1 || recs[0]["kind"] == "book" {
+		t.Errorf("best --book off the book: exit %d\n%s", code, out)
+	}
+	// a book of games: its best-scoring move
+	games := filepath.Join(dir, "games")
+	in := write(t, dir, "g.txt", "rule: freestyle\nh8 i8 i5 h9 j6 g10 j7 k7 j5 j8 k5 f11 e12 i7 h5 g5 l5\nh8 i8 i5 i9 k5 j9 h5 j5 h7 h9 g9 i7 h6 h4 i10 j4 j7 k8 g4 m9 m10 l10 l9\n")
+	if code, _, errOut := gomoku(t, "", "book", "build", "--book", games, in); code != exitOK {
+		t.Fatalf("build: %d %s", code, errOut)
+	}
+	code, out, _ = gomoku(t, "h8 i8\n", "best", "--rule", "freestyle", "--book", games, "--book-min-games", "1", "--format", "json", "-")
+	if recs := jsonLines(t, out); code != exitOK || len(recs) != 1 || recs[0]["kind"] != "book" ||
+		!strings.Contains(recs[0]["note"].(string), "games") {
+		t.Errorf("best --book of games: exit %d\n%s", code, out)
+	}
+}

@@ -24,12 +24,12 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			"END and ABOUT, and Yixin-Board's YXSHOWFORBID, YXNBEST and YXBOARD. Each move is chosen as `gomoku best`\n" +
 			"chooses it (a forced win, a defence, else the search) within the time the manager allows. Managers look\n" +
 			"for an executable named pbrain-*; see the README for installing it as pbrain-gomoku.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "mcts", Usage: "search: mcts or ab (alpha-beta)"},
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS goroutines (INFO thread_num overrides)"},
 			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
-		},
+		}, bookPlayFlags()...),
 		Action: func(c *cli.Context) error {
 			if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
 				return err
@@ -38,7 +38,12 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			if err != nil {
 				return err
 			}
-			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: c.String("engine"), weights: weights}, gomocup.Options{
+			bp, err := openBookPlayer(c)
+			if err != nil {
+				return err
+			}
+			defer bp.Close()
+			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: c.String("engine"), weights: weights, book: bp}, gomocup.Options{
 				TurnTime: c.Duration("turn-time"),
 				About:    fmt.Sprintf(`name="gomoku", version="%s", author="the gomoku authors", country="", www="", email=""`, version),
 				Settings: gomocup.Settings{MemoryMiB: solver.DefaultMemoryMiB, Threads: c.Int("threads")},
@@ -58,6 +63,7 @@ type brainEngine struct {
 	slv      *solver.Solver
 	searcher play.Searcher
 	madeMiB  int
+	book     *bookPlayer // nil: no book
 }
 
 // Configure notes the settings; the tables are rebuilt at the next Think
@@ -87,8 +93,13 @@ func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
 	return e.slv, e.searcher
 }
 
-// Think runs play.Best within req.Time.
+// Think answers from the opening book when it has a move for the position
+// (bookPlayer), else runs play.Best within req.Time.
 func (e *brainEngine) Think(ctx context.Context, req gomocup.Request) (gomocup.Reply, error) {
+	if ch, ok, err := e.book.move(req.Board, req.ToMove); err == nil && ok {
+		return gomocup.Reply{Moves: []gomocup.Move{{Point: ch.Point, Value: ch.Score, PV: []engine.Point{ch.Point}}},
+			Note: bookNote(ch, ch.Point.Piskvork(req.Board.Size()))}, nil
+	}
 	slv, searcher := e.tools()
 	lim := solver.Limits{Time: req.Time, MemoryMiB: e.settings.MemoryMiB / 2}
 	r, err := play.Best(ctx, slv, req.Board, req.ToMove, searcher, lim, req.MultiPV, nil)

@@ -635,6 +635,9 @@ func (br *Brain) play(ctx context.Context) {
 		br.say("ERROR %v", err)
 		return
 	}
+	if ok && rep.Note != "" && rep.Moves[0].Point == p {
+		br.say("MESSAGE %s", strings.ReplaceAll(rep.Note, "\n", " "))
+	}
 	br.say("%s", p.Piskvork(br.size))
 }
 

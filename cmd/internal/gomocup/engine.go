@@ -51,9 +51,12 @@ type Move struct {
 	PV []engine.Point
 }
 
-// Reply is the engine's answer: its best moves, best first.
+// Reply is the engine's answer: its best moves, best first, and a note
+// the brain sends as a MESSAGE line before its move (e.g. that the move
+// came from the opening book), "" for none.
 type Reply struct {
 	Moves []Move
+	Note  string
 }
 
 // Settings are the manager's resource settings.
