@@ -133,7 +133,7 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 			} else if ok {
 				rec := bestRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
 					ToMove: p.ToMove.String(), Kind: "book", Engine: "book", Note: bookNote(ch, ch.Point.String()),
-					Moves: []bestMove{{Move: ch.Point.String(), Value: ch.Score, PV: []string{ch.Point.String()}}},
+					Moves:  []bestMove{{Move: ch.Point.String(), Value: ch.Score, PV: []string{ch.Point.String()}}},
 					TimeMS: ms(time.Since(start))}
 				if in.json {
 					return writeJSON(in.out, rec)
