@@ -26,7 +26,7 @@ func bestCommand(stdin io.Reader) *cli.Command {
 			"defend; kind lost when none is found). Otherwise the best moves by MCTS or alpha-beta, with visits or depth,\n" +
 			"value (a win rate from 0 to 1 for the side to move) and principal variation (kind search).",
 		Flags: append(append(inputFlags(),
-			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "mcts", Usage: "search when no win is forced: mcts or ab (alpha-beta)"},
+			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search when no win is forced: ab (alpha-beta) or mcts"},
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Value: 5 * time.Second, Usage: "time per position, win checks included (0: none; then --nodes bounds the search)"},
 			&cli.Int64Flag{Name: "nodes", Usage: "MCTS playouts or alpha-beta nodes per position (0: none)"},
 			&cli.IntFlag{Name: "multipv", Aliases: []string{"k"}, Value: 3, Usage: "number of best moves to report"},

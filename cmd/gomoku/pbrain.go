@@ -25,7 +25,7 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			"chooses it (a forced win, a defence, else the search) within the time the manager allows. Managers look\n" +
 			"for an executable named pbrain-*; see the README for installing it as pbrain-gomoku.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "mcts", Usage: "search: mcts or ab (alpha-beta)"},
+			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab (alpha-beta) or mcts"},
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS goroutines (INFO thread_num overrides)"},
 			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
