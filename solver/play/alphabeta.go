@@ -28,7 +28,7 @@ import (
 //   - late move reductions of quiet moves (log depth · log index),
 //     re-searched at full depth when they beat alpha; futility pruning of
 //     quiet moves near the horizon and late move pruning; each a named
-//     parameter (ABParams) with its measured effect in the README;
+//     parameter (ABParams), which `gomoku tune --ga` tunes by games;
 //   - threat-aware move generation (movegen.go): facing a four only its
 //     block (searched without using depth); facing a threat of a straight
 //     four or a four-three only the moves that stop it, checked by playing
@@ -58,9 +58,8 @@ type AlphaBeta struct {
 	threads []*abThread
 }
 
-// ABParams are the tunable constants of AlphaBeta, each with the measured
-// effect of its default in the README (the genetic tuner of tune.go reads
-// and writes the same set).
+// ABParams are the tunable constants of AlphaBeta (the genetic tuner of
+// tune.go reads and writes the same set).
 type ABParams struct {
 	// Aspiration is the half-width of the first aspiration window, in
 	// evaluation units (0: full windows).

@@ -17,7 +17,21 @@
 //     et al. 2008), a bounded VCF at new nodes (solver.VCFProbe),
 //     limited-depth sequence-like rollouts, goroutines with virtual loss,
 //     tree reuse.
-//   - alphabeta.go: negamax alpha-beta with iterative deepening, a
-//     transposition table, top-k candidates and a VCF check at the horizon
-//     (Liu & Zhang; the seeds' minimax).
+//   - alphabeta.go, movegen.go, ttable.go: principal variation search
+//     with iterative deepening and aspiration windows, a lockless shared
+//     transposition table (Hyatt and Mann), killer, counter-move and
+//     history ordering, late move reductions, futility, reverse futility,
+//     razoring and late move pruning, threat-aware move generation, a
+//     search of fours at the horizon (after Rapfi's vcfsearch), and Lazy
+//     SMP threads (Liu & Zhang's alpha-beta with VCT in front; the seeds'
+//     minimax; PVS and LMR as chess and gomoku engines run them).
+//   - eval.go, weights.go: the learned evaluation, per-cell pattern codes
+//     read through tables of weights per rule and colour plus a threat
+//     mask, kept incrementally from the board's changed cells (after
+//     Rapfi's classical evaluator and García 2020's incremental
+//     potentials); its logistic gives the win rate.
+//   - tune.go: Texel-style tuning of the weights to game results and
+//     search values (Österlund 2014), full-batch Adam (Kingma and Ba).
+//   - ga.go: the genetic algorithm over ABParams (TuneSearch).
+//   - selfplay.go: games of the engine against itself for the tuner.
 package play
