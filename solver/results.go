@@ -259,17 +259,23 @@ func decodeEntry(v []byte) (storeEntry, error) {
 	return e, nil
 }
 
-// get returns the stored entry of k with the given verdict, if any.
-func (s *Store) get(k storeKey, status Status) (storeEntry, bool, error) {
-	key := k.bytes(status)
+// value returns the value stored under key: the one written in this run
+// and not yet flushed (s.mem), else the database's.
+func (s *Store) value(key []byte) ([]byte, bool, error) {
 	s.mu.Lock()
 	v, ok := s.mem[string(key)]
 	s.mu.Unlock()
-	if !ok {
-		var err error
-		if v, ok, err = s.db.Get(key); err != nil || !ok {
-			return storeEntry{}, false, err
-		}
+	if ok {
+		return v, true, nil
+	}
+	return s.db.Get(key)
+}
+
+// get returns the stored entry of k with the given verdict, if any.
+func (s *Store) get(k storeKey, status Status) (storeEntry, bool, error) {
+	v, ok, err := s.value(k.bytes(status))
+	if err != nil || !ok {
+		return storeEntry{}, false, err
 	}
 	e, err := decodeEntry(v)
 	if err != nil {
@@ -486,15 +492,9 @@ func (s *Store) PutEvaluation(b *engine.Board, c engine.Color, ev Evaluation) er
 // Errors: ErrStoreCorrupt, the store's.
 func (s *Store) Evaluation(b *engine.Board, c engine.Color) (Evaluation, bool, error) {
 	k, sym := evalKey(b, c)
-	key := k.bytes(evalVerdict)
-	s.mu.Lock()
-	v, ok := s.mem[string(key)]
-	s.mu.Unlock()
-	if !ok {
-		var err error
-		if v, ok, err = s.db.Get(key); err != nil || !ok {
-			return Evaluation{}, false, err
-		}
+	v, ok, err := s.value(k.bytes(evalVerdict))
+	if err != nil || !ok {
+		return Evaluation{}, false, err
 	}
 	if len(v) < 14 || v[0] != evalValueVersion || crc32.ChecksumIEEE(v[:len(v)-4]) != binary.LittleEndian.Uint32(v[len(v)-4:]) ||
 		len(v) != 14+2*int(v[9]) {

@@ -378,6 +378,30 @@ func (t *abThread) poll(ply int) bool {
 	return !t.stop.Load()
 }
 
+// sides returns the side to move at ply plies below the root and its
+// opponent.
+func (t *abThread) sides(ply int) (c, o engine.Color) {
+	c = t.root
+	if ply%2 == 1 {
+		c = c.Opponent()
+	}
+	return c, c.Opponent()
+}
+
+// decided returns the score of a position already decided for c, to move at
+// ply: lost when the last move made a five, won in one when c has a
+// five-point.
+func (t *abThread) decided(c engine.Color, ply int) (int32, bool) {
+	b := t.e.B
+	if b.LastMoveWon() {
+		return -(WinScore - int32(ply)), true
+	}
+	if b.Count(c, engine.FivePoints) > 0 {
+		return WinScore - int32(ply) - 1, true
+	}
+	return 0, false
+}
+
 // search returns the score of the position for the side to move, depth
 // plies above the horizon and ply plies below the root, within (alpha,
 // beta); pv says the node may be on the principal variation.
@@ -388,16 +412,9 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	}
 	e := t.e
 	b := e.B
-	c := t.root
-	if ply%2 == 1 {
-		c = c.Opponent()
-	}
-	o := c.Opponent()
-	if b.LastMoveWon() {
-		return -(WinScore - int32(ply))
-	}
-	if b.Count(c, engine.FivePoints) > 0 {
-		return WinScore - int32(ply) - 1
+	c, o := t.sides(ply)
+	if v, ok := t.decided(c, ply); ok {
+		return v
 	}
 	// mate distance pruning
 	alpha = max(alpha, -(WinScore - int32(ply)))
@@ -581,16 +598,9 @@ func (t *abThread) quiesce(alpha, beta int32, ply, fours int) int32 {
 	}
 	e := t.e
 	b := e.B
-	c := t.root
-	if ply%2 == 1 {
-		c = c.Opponent()
-	}
-	o := c.Opponent()
-	if b.LastMoveWon() {
-		return -(WinScore - int32(ply))
-	}
-	if b.Count(c, engine.FivePoints) > 0 {
-		return WinScore - int32(ply) - 1
+	c, o := t.sides(ply)
+	if v, ok := t.decided(c, ply); ok {
+		return v
 	}
 	if n := b.Count(o, engine.FivePoints); n > 0 {
 		p := b.FirstPoint(o, engine.FivePoints)

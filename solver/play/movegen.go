@@ -79,11 +79,7 @@ var (
 func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool) []scoredMove {
 	e := t.e
 	b := e.B
-	c := t.root
-	if ply%2 == 1 {
-		c = c.Opponent()
-	}
-	o := c.Opponent()
+	c, o := t.sides(ply)
 	ci := (c - 1) & 1
 	buf := t.moves[ply][:0]
 	n := b.Size()

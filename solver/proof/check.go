@@ -486,25 +486,39 @@ func (v *proofChecker) search(k int, keep bool) bool {
 	return false
 }
 
+// fourOutcome judges the position after the attacker's move m of a VCF: a
+// five, two five-points, or a single five-point that is forbidden to a
+// black defender win (decided, win); a defender's five-point, or no
+// five-point, lose (decided); otherwise the defender's forced block e
+// follows.
+func (v *proofChecker) fourOutcome(m engine.Point) (e engine.Point, win, decided bool) {
+	b := v.b
+	if b.FiveThrough(m) {
+		return engine.NoPoint, true, true
+	}
+	if b.Count(v.def, engine.FivePoints) > 0 {
+		return engine.NoPoint, false, true
+	}
+	switch b.Count(v.att, engine.FivePoints) {
+	case 0:
+		return engine.NoPoint, false, true
+	case 1:
+	default:
+		return engine.NoPoint, true, true
+	}
+	e = b.FirstPoint(v.att, engine.FivePoints)
+	if v.def == engine.Black && b.Rule() == engine.Renju && b.Forbidden(e) != engine.NotForbidden {
+		return e, true, true
+	}
+	return e, false, false
+}
+
 // afterFour finishes vcf after the attacker's move m.
 func (v *proofChecker) afterFour(m engine.Point, k int, keep bool) bool {
 	b := v.b
-	if b.FiveThrough(m) {
-		return true
-	}
-	if b.Count(v.def, engine.FivePoints) > 0 {
-		return false
-	}
-	fives := b.Points(v.att, engine.FivePoints, nil)
-	switch {
-	case len(fives) >= 2:
-		return true
-	case len(fives) == 0:
-		return false
-	}
-	e := fives[0]
-	if v.def == engine.Black && b.Rule() == engine.Renju && b.Forbidden(e) != engine.NotForbidden {
-		return true
+	e, win, decided := v.fourOutcome(m)
+	if decided {
+		return win
 	}
 	b.Play(e, v.def)
 	defer b.Undo()
@@ -539,22 +553,9 @@ func (v *proofChecker) replay(rev []engine.Point) bool {
 		}
 		b.Play(m, v.att)
 		played++
-		if b.FiveThrough(m) {
-			return true
-		}
-		if b.Count(v.def, engine.FivePoints) > 0 {
-			return false
-		}
-		fives := b.Points(v.att, engine.FivePoints, nil)
-		switch {
-		case len(fives) >= 2:
-			return true
-		case len(fives) == 0:
-			return false
-		}
-		e := fives[0]
-		if v.def == engine.Black && b.Rule() == engine.Renju && b.Forbidden(e) != engine.NotForbidden {
-			return true
+		e, win, decided := v.fourOutcome(m)
+		if decided {
+			return win
 		}
 		if i == 0 || rev[i-1] != e {
 			return false
