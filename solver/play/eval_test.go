@@ -148,3 +148,45 @@ func TestTuneFits(t *testing.T) {
 		t.Errorf("validation loss %.4f -> %.4f, training %.4f", before, after, trainAfter)
 	}
 }
+
+// BenchmarkEvalUpdate measures the evaluation's cost per node: a move played
+// and taken back through Eval (the board's update plus the incremental
+// sums) with the value read, on every empty cell of the renju middle game in
+// turn, against the board's Play and Undo alone. The difference per
+// op is the evaluation's cost of a node, the figure of the README.
+func BenchmarkEvalUpdate(b *testing.B) {
+	bd := movesBoard(b, engine.Renju, midgame)
+	var empty []engine.Point
+	for y := range bd.Size() {
+		for x := range bd.Size() {
+			if p := engine.PointAt(x, y); bd.At(p) == engine.Empty {
+				empty = append(empty, p)
+			}
+		}
+	}
+	c := toMove(bd)
+	b.Run("board", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			p := empty[i%len(empty)]
+			bd.Play(p, c)
+			bd.Undo()
+			i++
+		}
+	})
+	b.Run("eval", func(b *testing.B) {
+		e := NewEval(DefaultWeights(), bd)
+		var sink int32
+		i := 0
+		for b.Loop() {
+			p := empty[i%len(empty)]
+			e.Play(p, c)
+			sink += e.Value(c.Opponent())
+			e.Undo()
+			i++
+		}
+		if sink == 1 {
+			b.Log(sink)
+		}
+	})
+}
