@@ -56,7 +56,4 @@ func (v *VCFProbe) Nodes() int64 { return v.run.nodes }
 
 // Clear empties the probe's table, so that its next answers depend on the
 // positions asked alone.
-func (v *VCFProbe) Clear() {
-	clear(v.tt.slots[:cap(v.tt.slots)])
-	v.tt.age = 0
-}
+func (v *VCFProbe) Clear() { v.tt.reset() }

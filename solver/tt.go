@@ -118,6 +118,17 @@ func (t *failTable) nextGeneration() {
 	}
 }
 
+// reset empties the table and takes it back to its least size (unless
+// full), as it was when made: the searches after it go the same way
+// whatever searches came before.
+func (t *failTable) reset() {
+	clear(t.slots[:cap(t.slots)])
+	t.used, t.age = 0, 1
+	if !t.fixed {
+		t.slots, t.mask = t.slots[:minFailSlots], minFailSlots-1
+	}
+}
+
 // probe returns the depth proven not to suffice from the position with hash
 // h, or 0 when the table knows nothing.
 func (t *failTable) probe(h uint64) int {

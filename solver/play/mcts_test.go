@@ -2,10 +2,15 @@ package play
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"gomoku/engine"
+	"gomoku/positions/datatest"
 	"gomoku/solver"
 )
 
@@ -132,5 +137,41 @@ func TestMCTSThreads(t *testing.T) {
 	}
 	if rep2.Reused == 0 {
 		t.Errorf("the tree was not reused")
+	}
+}
+
+// TestAlphaBetaClear: under a node limit a search after Clear goes exactly
+// as a fresh searcher's, whatever was searched before (the per-ply analysis
+// and its resume from a store depend on it). The earlier searches grow the
+// VCF probe's table; Clear must take it back to its first size.
+func TestAlphaBetaClear(t *testing.T) {
+	search := func(a *AlphaBeta, moves string, nodes int64) SearchReport {
+		t.Helper()
+		bd := movesBoard(t, engine.Renju, moves)
+		rep, err := a.Search(context.Background(), bd, toMove(bd), solver.Limits{Nodes: nodes}, 1, nil, nil)
+		if err != nil || len(rep.Moves) == 0 {
+			t.Fatalf("%s: %v, %d moves", moves, err, len(rep.Moves))
+		}
+		return rep
+	}
+	// the positions of a long renju game with fights on the whole board
+	data, err := os.ReadFile(filepath.Join(datatest.ModuleRoot(t), "testdata", "games", "long-renju.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	fields := strings.Fields(lines[len(lines)-1])
+	a := NewAlphaBeta(4)
+	search(a, strings.Join(fields[:60], ""), 300000)
+	for n := 10; n < len(fields); n += 10 {
+		moves := strings.Join(fields[:n], "")
+		want := search(NewAlphaBeta(4), moves, 20000)
+		a.Clear()
+		got := search(a, moves, 20000)
+		w, g := want.Moves[0], got.Moves[0]
+		if w.Move != g.Move || w.Value != g.Value || fmt.Sprint(w.PV) != fmt.Sprint(g.PV) || want.Nodes != got.Nodes {
+			t.Errorf("%d moves: after Clear %v %.4f %v (%d nodes), fresh %v %.4f %v (%d nodes)", n,
+				g.Move, g.Value, g.PV, got.Nodes, w.Move, w.Value, w.PV, want.Nodes)
+		}
 	}
 }
