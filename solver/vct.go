@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"os"
 	"time"
 
 	"gomoku/engine"
@@ -306,7 +307,9 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		depth = maxVCTDepth
 	}
 	r.rootHash, r.rootStones = b.Hash(), b.Stones()
-	r.rootHint = threatSpaceSearch(b, att, r.threat, depth)
+	if os.Getenv("NOTSS") == "" {
+		r.rootHint = threatSpaceSearch(b, att, r.threat, depth)
+	}
 	pn, dn := r.mid(true, depth, pnInf, pnInf)
 	res := Result{Nodes: r.vcf.nodes}
 	var tree *proof.Tree
