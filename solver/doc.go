@@ -14,7 +14,9 @@
 //     (Plaat et al. 1994); tt.go its table of disproofs.
 //   - probe.go: VCFProbe, small bounded VCF searches for the best-move
 //     searches.
-//   - vct.go, vct_moves.go: VCT, victory by continuous threats, by df-pn
+//   - vct.go, vct_moves.go: VCT, victory by continuous threats: search of
+//     Allis's threat space (Allis 1994, ch. 4: the attacker's moves are
+//     threats, the defender's the defences against them) by df-pn
 //     (Nagai 2002) with the 1+ε trick (Pawlewicz and Lew 2007) and df-pn+
 //     initial proof numbers and Kawano's (1996) simulation of a sibling
 //     defence's proof; threats of a VCF of up to a threat limit;
@@ -25,9 +27,6 @@
 //     limits nest; lockless entries after Hyatt and Mann).
 //   - extract.go: the proof tree of a VCT win, extracted from the df-pn
 //     table (proof.Tree), re-proving subtrees whose entries were lost.
-//   - tss.go: threat-space search with dependency-based search (Allis,
-//     van den Herik and Huntjens 1993), a candidate winning sequence that
-//     orders the root's moves.
 //   - solve.go: Solver, which runs the modes (VCF; VCF then VCT with
 //     growing threat limits; then all moves) and consults the store.
 //   - results.go: Store, the durable layer of solved results on

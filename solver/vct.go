@@ -3,7 +3,6 @@ package solver
 import (
 	"context"
 	"errors"
-	"os"
 	"time"
 
 	"gomoku/engine"
@@ -205,36 +204,33 @@ const maxVCTDepth = 60
 
 // vctRun is the state of one VCT search.
 type vctRun struct {
-	b          *engine.Board
-	att, def   engine.Color
-	renjuAtt   bool
-	renjuDef   bool
-	threat     int  // ThreatLimit
-	allMoves   bool // AllMoves
-	vcf        *vcfRun
-	tt         *pnTable
-	bu         *Budget
-	stop       bool
-	hits       int64
-	cache      *defenceCache // defender nodes after quiet moves
-	orCache    *defenceCache // attacker nodes' move lists
-	dirMark    [engine.NumDirs][]uint32
-	bufs       [][]engine.Point
-	valBufs    [][][2]uint32  // per recursion level: the children's pn and dn
-	keyBufs    [][]uint64     // per recursion level: the children's table keys
-	sortKeys   []uint64       // scratch of sortMoves
-	sortOrig   []engine.Point // scratch of sortMoves
-	ply        int            // recursion depth of mid, the index of its move buffer
-	mark       []uint32       // per cell: the candidate generation that added it
-	markGen    uint32
-	cells      []engine.Point // scratch cell list of threatCandidates and markStoppers
-	defBuf     []engine.Point // scratch candidate list of quietDefences
-	rootHint   []engine.Point // moves to try first at the root (threat-space search)
-	rootHash   uint64
-	rootStones int
-	pnStep     int     // depthPNStep, or 0 under a depth limit
-	dvcf       *vcfRun // the defender's VCF search (defenderVCF)
-	defVCF     bool    // defenderVCF is on
+	b        *engine.Board
+	att, def engine.Color
+	renjuAtt bool
+	renjuDef bool
+	threat   int  // ThreatLimit
+	allMoves bool // AllMoves
+	vcf      *vcfRun
+	tt       *pnTable
+	bu       *Budget
+	stop     bool
+	hits     int64
+	cache    *defenceCache // defender nodes after quiet moves
+	orCache  *defenceCache // attacker nodes' move lists
+	dirMark  [engine.NumDirs][]uint32
+	bufs     [][]engine.Point
+	valBufs  [][][2]uint32  // per recursion level: the children's pn and dn
+	keyBufs  [][]uint64     // per recursion level: the children's table keys
+	sortKeys []uint64       // scratch of sortMoves
+	sortOrig []engine.Point // scratch of sortMoves
+	ply      int            // recursion depth of mid, the index of its move buffer
+	mark     []uint32       // per cell: the candidate generation that added it
+	markGen  uint32
+	cells    []engine.Point // scratch cell list of threatCandidates and markStoppers
+	defBuf   []engine.Point // scratch candidate list of quietDefences
+	pnStep   int            // depthPNStep, or 0 under a depth limit
+	dvcf     *vcfRun        // the defender's VCF search (defenderVCF)
+	defVCF   bool           // defenderVCF is on
 	// defThreat: the defender had a VCF at the attacker node whose move
 	// list was fetched last (attacks), so a defender node after one of its
 	// quiet moves checks whether the move stopped it; true where the
@@ -305,10 +301,6 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	depth := lim.Depth
 	if depth <= 0 || depth > maxVCTDepth {
 		depth = maxVCTDepth
-	}
-	r.rootHash, r.rootStones = b.Hash(), b.Stones()
-	if os.Getenv("NOTSS") == "" {
-		r.rootHint = threatSpaceSearch(b, att, r.threat, depth)
 	}
 	pn, dn := r.mid(true, depth, pnInf, pnInf)
 	res := Result{Nodes: r.vcf.nodes}

@@ -428,19 +428,12 @@ func (r *vctRun) addLineCells(p engine.Point, reach int) {
 	}
 }
 
-// orderAttacks sorts the attacker's moves, deterministically: the root's
-// threat-space hint first, then by threat class (fours, four-threes, double
+// orderAttacks sorts the attacker's moves, deterministically: by threat class (fours, four-threes, double
 // threes, threes, ...), then by the attacker's potential plus the
 // defender's (a good threat also blocks), then by their order in moves.
 func (r *vctRun) orderAttacks(moves []engine.Point) []engine.Point {
 	b := r.b
-	atRoot := r.b.Hash() == r.rootHash && r.b.Stones() == r.rootStones
 	return r.sortMoves(moves, func(m engine.Point) int64 {
-		if atRoot {
-			if j := slices.Index(r.rootHint, m); j >= 0 {
-				return int64(1)<<50 - int64(j)
-			}
-		}
 		att, def := r.potentials(m)
 		return int64(b.Threat(r.att, m))<<40 + int64(att)<<8 + int64(def)
 	})
