@@ -76,10 +76,11 @@ func VerifyContext(ctx context.Context, p *Tree) (int, error) {
 	if p == nil || p.Root == nil {
 		return 0, &Error{Msg: "empty proof"}
 	}
-	b, err := p.Board()
+	b, err := p.scratch()
 	if err != nil {
 		return 0, &Error{Msg: "position: " + err.Error()}
 	}
+	defer engine.Release(b)
 	if p.Attacker != engine.Black && p.Attacker != engine.White {
 		return 0, &Error{Msg: "no attacker"}
 	}
@@ -200,11 +201,19 @@ func checkTasks(ctx context.Context, p *Tree, top *proofChecker, workers int) er
 	var firstBad atomic.Int64
 	firstBad.Store(int64(len(tasks)))
 	var wg sync.WaitGroup
-	for range min(workers, len(tasks)) {
-		b, err := p.Board()
-		if err != nil {
+	boards := make([]*engine.Board, min(workers, len(tasks)))
+	defer func() {
+		for _, b := range boards {
+			engine.Release(b)
+		}
+	}()
+	for i := range boards {
+		var err error
+		if boards[i], err = p.scratch(); err != nil {
 			return &Error{Msg: "position: " + err.Error()}
 		}
+	}
+	for _, b := range boards {
 		v := &proofChecker{ctx: ctx, b: b, att: top.att, def: top.def, threat: top.threat}
 		wg.Go(func() {
 			for {

@@ -66,10 +66,11 @@ func (n *Node) Len() int {
 // answers the defences left unlisted. It replays the tree on the proof's
 // board; a proof that does not set up counts 0.
 func (p *Tree) RequiredDepth() int {
-	b, err := p.Board()
+	b, err := p.scratch()
 	if err != nil {
 		return 0
 	}
+	defer engine.Release(b)
 	att := p.Attacker
 	var req func(n *Node) int
 	req = func(n *Node) int {
@@ -112,20 +113,43 @@ func (p *Tree) MainLine() []engine.Point {
 	return line
 }
 
-// Board sets up the proof's position.
+// Board sets up the proof's position. Errors: the engine's, of the size,
+// the rule or a stone (off the board, on another).
 func (p *Tree) Board() (*engine.Board, error) {
 	b, err := engine.NewBoard(p.Size, p.Rule)
 	if err != nil {
 		return nil, err
 	}
+	if err := p.setUp(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// scratch is Board on a pooled board (engine.ScratchEmpty), to be given back
+// with engine.Release; nil on an error.
+func (p *Tree) scratch() (*engine.Board, error) {
+	b, err := engine.ScratchEmpty(p.Size, p.Rule)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setUp(b); err != nil {
+		engine.Release(b)
+		return nil, err
+	}
+	return b, nil
+}
+
+// setUp puts the proof's stones on the empty board b.
+func (p *Tree) setUp(b *engine.Board) error {
 	for c, stones := range [2][]engine.Point{p.Black, p.White} {
 		for _, s := range stones {
 			if err := b.Put(s, engine.Color(c+1)); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return b, nil
+	return nil
 }
 
 // MainEnd replays the main line (MainLine) on the proof's board and says
@@ -133,10 +157,11 @@ func (p *Tree) Board() (*engine.Board, error) {
 // the last move leaves no five-point (a threat no defence stops). It
 // returns EndNone when the position does not set up (Board's error).
 func (p *Tree) MainEnd() End {
-	b, err := p.Board()
+	b, err := p.scratch()
 	if err != nil {
 		return EndNone
 	}
+	defer engine.Release(b)
 	line := p.MainLine()
 	for i, m := range line {
 		c := p.Attacker
