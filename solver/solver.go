@@ -104,6 +104,10 @@ type Result struct {
 	Nodes int64
 	// Elapsed is the wall-clock time spent.
 	Elapsed time.Duration
+	// CheckTime is the part of the time spent checking a win before it is
+	// reported: the line replayed (proof.VerifyLine) and, for a VCT, the
+	// proof tree checked (proof.Verify). 0 for other results.
+	CheckTime time.Duration
 	// TTHits counts transposition table answers that cut the search (a
 	// VCT search's own table and the table its portfolio shares).
 	TTHits int64

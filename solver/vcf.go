@@ -185,7 +185,9 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.nodes, r.hits, time.Since(r.bu.start)
 	if res.Status == StatusWin {
+		check := time.Now()
 		end, err := pr.verifyLine(res.Line)
+		res.CheckTime = time.Since(check)
 		if err != nil || end != res.End {
 			return Result{}, &ReplayError{Line: res.Line, Err: err}
 		}

@@ -348,7 +348,10 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
 	v.simulated, v.sharedHits = r.simulated, r.sharedHits
 	if tree != nil {
-		if _, err := proof.VerifyContext(ctx, tree); err != nil {
+		check := time.Now()
+		_, err := proof.VerifyContext(ctx, tree)
+		res.CheckTime = time.Since(check)
+		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				// cancelled before the check ended: no win is claimed
 				res.Status, res.Stopped, res.Line, res.End = StatusUnknown, "cancelled", nil, proof.EndNone

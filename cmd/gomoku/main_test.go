@@ -367,7 +367,8 @@ func TestVsQuintet(t *testing.T) {
 	code, out, errOut := gomoku(t, "", "bench", "vs-quintet", "--runs", "1", "--peer", fake("win"),
 		sample(t, "vcf_black.txt"), sample(t, "vct_black.txt"))
 	if code != exitOK || !strings.Contains(out, "vcf_black ") || !strings.Contains(out, "1.500") ||
-		!strings.Contains(out, "win/win") || !strings.Contains(out, "2 cases: geometric mean") {
+		!strings.Contains(out, "win/win") || !strings.Contains(out, "2 cases: geometric mean") ||
+		!strings.Contains(out, "without the proof check") {
 		t.Errorf("with a peer: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, _ = gomoku(t, "", "bench", "vs-quintet", "--runs", "1", "--peer", fake("none"), sample(t, "vcf_black.txt"))

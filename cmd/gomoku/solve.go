@@ -84,9 +84,11 @@ type solveRecord struct {
 	ProofNodes int     `json:"proof_nodes"`
 	Nodes      int64   `json:"nodes"`
 	TimeMS     float64 `json:"time_ms"`
-	TTHits     int64   `json:"tt_hits"`
-	FromStore  bool    `json:"from_store,omitempty"`
-	Note       string  `json:"note,omitempty"`
+	// CheckMS is the part of TimeMS spent checking the win's line and proof.
+	CheckMS   float64 `json:"check_ms,omitempty"`
+	TTHits    int64   `json:"tt_hits"`
+	FromStore bool    `json:"from_store,omitempty"`
+	Note      string  `json:"note,omitempty"`
 }
 
 func runSolve(stdin io.Reader) cli.ActionFunc {
@@ -185,7 +187,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			rec := solveRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
 				ToMove: p.ToMove.String(), Attacker: att.String(), Mode: mode.String(), Result: a.Status.String(),
 				Line: pointStrings(a.Line), LineEnd: a.End.String(), Limit: lim.Depth,
-				Stopped: a.Stopped, ProofNodes: a.ProofNodes, Nodes: a.Nodes, TimeMS: ms(a.Elapsed), TTHits: a.TTHits,
+				Stopped: a.Stopped, ProofNodes: a.ProofNodes, Nodes: a.Nodes, TimeMS: ms(a.Elapsed), CheckMS: ms(a.CheckTime), TTHits: a.TTHits,
 				FromStore: a.FromStore, Note: note}
 			if mode != solver.ModeVCF {
 				rec.ThreatLimit = a.ThreatLimit
