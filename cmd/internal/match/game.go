@@ -313,9 +313,17 @@ func swap2Phase(cfg *Config, players [2]*seat, p1 int, b *engine.Board, g *GameR
 	}
 	ask := func(idx int) ([]engine.Point, bool, *swap2Failure) {
 		s := players[idx]
+		// the stones as BOARD lists them, x,y,field in move order (black
+		// first), field 1 for the colour to move and 2 for the other: Rapfi
+		// reads SWAP2BOARD as it reads BOARD (the field tells it which side
+		// it is), and a brain that reads x,y alone skips the field
 		lines := []string{"SWAP2BOARD"}
-		for _, m := range g.Moves {
-			lines = append(lines, gomocup.FormatPoint(m, cfg.Size))
+		for i, m := range g.Moves {
+			field := 2
+			if i%2 == len(g.Moves)%2 {
+				field = 1
+			}
+			lines = append(lines, fmt.Sprintf("%s,%d", gomocup.FormatPoint(m, cfg.Size), field))
 		}
 		lines = append(lines, "DONE")
 		if cfg.MatchTime > 0 {

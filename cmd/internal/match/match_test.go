@@ -94,12 +94,24 @@ func fakeBrain(mode string) {
 				continue
 			}
 			stones = map[[2]int]bool{}
-			for _, s := range board {
-				var x, y int
-				fmt.Sscanf(s, "%d,%d", &x, &y)
+			bad := false
+			for i, s := range board {
+				// x,y,field as in BOARD: 1 for the colour to move
+				var x, y, f int
+				n, _ := fmt.Sscanf(s, "%d,%d,%d", &x, &y, &f)
+				want := 2
+				if i%2 == len(board)%2 {
+					want = 1
+				}
+				bad = bad || n != 3 || f != want
 				stones[[2]int{x, y}] = true
 			}
 			n := len(board)
+			if bad {
+				say("ERROR SWAP2BOARD: want x,y,field lines, field 1 for the colour to move")
+				board, swap2 = nil, false
+				continue
+			}
 			board, swap2 = nil, false
 			switch {
 			case mode == "swap2-bad":
