@@ -188,6 +188,7 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 		check := time.Now()
 		end, err := pr.verifyLine(res.Line)
 		res.CheckTime = time.Since(check)
+		res.Elapsed = time.Since(r.bu.start) // the check included
 		if err != nil || end != res.End {
 			return Result{}, &ReplayError{Line: res.Line, Err: err}
 		}

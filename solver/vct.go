@@ -351,6 +351,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		check := time.Now()
 		_, err := proof.VerifyContext(ctx, tree)
 		res.CheckTime = time.Since(check)
+		res.Elapsed = time.Since(bu.start) // the check included
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				// cancelled before the check ended: no win is claimed
