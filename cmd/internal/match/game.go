@@ -24,7 +24,8 @@ type GameResult struct {
 	// Winner is the winning colour, engine.Empty for a draw.
 	Winner engine.Color
 	// Reason says how the game ended: "five", "forbidden move",
-	// "illegal move", "timeout", "crash", "full board", "bad answer".
+	// "illegal move", "timeout", "crash", "full board", "no legal move"
+	// (a draw: renju's black has only forbidden cells left), "bad answer".
 	Reason string
 	// Detail is the loser's offending answer or error, if any.
 	Detail string
@@ -183,6 +184,12 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		}
 		if len(g.Moves) >= cfg.Size*cfg.Size {
 			g.Winner, g.Reason = engine.Empty, "full board"
+			return g
+		}
+		if !hasLegalMove(b, toMove) {
+			// renju: every empty cell is forbidden to black; it passes,
+			// and so does white, whose passes end the game in a draw
+			g.Winner, g.Reason = engine.Empty, "no legal move"
 			return g
 		}
 		s := seats[toMove]
@@ -417,4 +424,17 @@ func swap2Phase(cfg *Config, players [2]*seat, p1 int, b *engine.Board, g *GameR
 	}
 	g.Black, g.White = p2, p1
 	return place(p1, pts)
+}
+
+// hasLegalMove reports whether c has a legal move on b (renju's black may
+// have only forbidden cells left near the end of a full board).
+func hasLegalMove(b *engine.Board, c engine.Color) bool {
+	for y := range b.Size() {
+		for x := range b.Size() {
+			if p := engine.PointAt(x, y); b.At(p) == engine.Empty && b.Legal(c, p) {
+				return true
+			}
+		}
+	}
+	return false
 }

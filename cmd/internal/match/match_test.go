@@ -331,3 +331,39 @@ func TestSwap2(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLegalMove: on a 7×7 renju board filled by legal moves to 48
+// stones, black is to move and the last empty cell, d3, is forbidden to it:
+// the manager adjudicates a draw there ("no legal move") instead of asking
+// the brain, which can only answer with an error or a forbidden move.
+func TestNoLegalMove(t *testing.T) {
+	b, err := engine.NewBoard(7, engine.Renju)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasLegalMove(b, engine.Black) {
+		t.Fatal("the empty board has no legal move for black")
+	}
+	moves := strings.Fields("e2 f5 g1 a2 g4 g3 d2 c2 a1 a4 g5 e4 d6 e7 c7 f4 g2 d5 f7 a3 e6 a7 c4 c3 d4 c1 b7 e5 " +
+		"g7 d1 g6 b1 b5 b2 f6 f3 a6 c5 a5 c6 b4 b3 f1 e3 f2 d7 b6 e1")
+	c := engine.Black
+	for _, s := range moves {
+		p, err := engine.ParsePoint(s, 7)
+		if err != nil || !b.Legal(c, p) {
+			t.Fatalf("%s: %v, or not legal for %v", s, err, c)
+		}
+		b.Play(p, c)
+		if b.LastMoveWon() {
+			t.Fatalf("%s makes a five", s)
+		}
+		c = c.Opponent()
+	}
+	d3, _ := engine.ParsePoint("d3", 7)
+	if b.At(d3) != engine.Empty || b.Forbidden(d3) == engine.NotForbidden {
+		t.Fatalf("d3: %v, forbidden %v", b.At(d3), b.Forbidden(d3))
+	}
+	if hasLegalMove(b, engine.Black) || !hasLegalMove(b, engine.White) {
+		t.Errorf("black has a legal move %v, white %v; want false, true",
+			hasLegalMove(b, engine.Black), hasLegalMove(b, engine.White))
+	}
+}
