@@ -21,8 +21,9 @@
 //     with iterative deepening and aspiration windows, a lockless shared
 //     transposition table (Hyatt and Mann), killer, counter-move and
 //     history ordering, late move reductions, futility, reverse futility,
-//     razoring and late move pruning, threat-aware move generation, a
-//     search of fours at the horizon (after Rapfi's vcfsearch), and Lazy
+//     razoring and late move pruning, threat-aware move generation, an
+//     optional search of fours at the horizon (after Rapfi's vcfsearch;
+//     off by default, measured), and Lazy
 //     SMP threads (Liu & Zhang's alpha-beta with VCT in front; the seeds'
 //     minimax; PVS and LMR as chess and gomoku engines run them).
 //   - eval.go, weights.go: the learned evaluation, per-cell pattern codes
