@@ -583,16 +583,27 @@ func (br *Brain) think(ctx context.Context, me engine.Color, multipv int) (Reply
 	return rep, ok
 }
 
-// thinkOn is think on board b (copied) within turn.
+// thinkOn is think on board b (copied) within turn. A search of an earlier
+// turn that outlived it (pending) is waited for within this turn's time
+// only: if it still runs at the answer's deadline, no reply is given (the
+// caller plays a quick move) and it stays pending.
 func (br *Brain) thinkOn(ctx context.Context, b *engine.Board, me engine.Color, multipv int, turn time.Duration) (Reply, bool) {
-	if br.pending != nil {
-		<-br.pending
-		br.pending = nil
-	}
 	start := time.Now()
-	sctx, cancel := context.WithTimeout(ctx, max(turn-brainSafety, 10*time.Millisecond))
+	answerBy := max(turn-brainSafety/2, 5*time.Millisecond)
+	if br.pending != nil {
+		wait := time.NewTimer(answerBy)
+		select {
+		case <-br.pending:
+			wait.Stop()
+			br.pending = nil
+		case <-wait.C:
+			return Reply{}, false
+		}
+	}
+	waited := time.Since(start)
+	sctx, cancel := context.WithTimeout(ctx, max(turn-brainSafety-waited, 10*time.Millisecond))
 	req := Request{Board: b.Clone(), ToMove: me, MultiPV: multipv,
-		Time: max(time.Duration(float64(turn)*brainShare)-brainSafety, 5*time.Millisecond)}
+		Time: max(time.Duration(float64(turn)*brainShare)-brainSafety-waited, 5*time.Millisecond)}
 	result := make(chan Reply, 1)
 	done := make(chan struct{})
 	go func() {
@@ -604,7 +615,7 @@ func (br *Brain) thinkOn(ctx context.Context, b *engine.Board, me engine.Color, 
 		}
 		result <- r
 	}()
-	timer := time.NewTimer(max(turn-brainSafety/2-time.Since(start), 5*time.Millisecond))
+	timer := time.NewTimer(max(answerBy-time.Since(start), 5*time.Millisecond))
 	defer timer.Stop()
 	select {
 	case r := <-result:

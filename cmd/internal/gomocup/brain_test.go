@@ -197,11 +197,12 @@ func TestBrainCommands(t *testing.T) {
 }
 
 // TestBrainNeverLate gives the engine a search that outlives the turn and
-// ignores cancellation for a while: the brain must still answer within
-// timeout_turn, with the engine's quick move, and wait for the late search
-// before asking again.
+// ignores cancellation for a while (900 ms on 300 ms turns): the brain must
+// answer within timeout_turn with the engine's quick move, on the next turn
+// too while that search still runs (it used to wait for it, and answered
+// late), and ask the engine again only once it has ended.
 func TestBrainNeverLate(t *testing.T) {
-	f := &fakeEngine{delay: 600 * time.Millisecond}
+	f := &fakeEngine{delay: 900 * time.Millisecond}
 	s := newSession(t, f, time.Second)
 	s.ask("START 15")
 	s.send("INFO timeout_turn 300")
@@ -215,7 +216,12 @@ func TestBrainNeverLate(t *testing.T) {
 	f.mu.Lock()
 	f.delay = 0
 	f.mu.Unlock()
-	got, _ = s.ask("TURN 7,7")
+	got, took = s.ask("TURN 7,7")
+	if took > 300*time.Millisecond || got == "0,0" {
+		t.Errorf("answer %q after %v while the late search runs, want a quick move within 300ms", got, took)
+	}
+	time.Sleep(500 * time.Millisecond) // the late search ends
+	got, _ = s.ask("TURN 7,8")
 	if got != "0,0" {
 		t.Errorf("answer %q after the late search, want 0,0", got)
 	}
