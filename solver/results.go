@@ -296,17 +296,24 @@ func (s *Store) put(k storeKey, e storeEntry) (kept bool, err error) {
 	if s.closed {
 		return false, errors.New("store closed")
 	}
+	return true, s.setLocked(key, val)
+}
+
+// setLocked writes key and val (owned by the store from now on) through the
+// in-memory layer (bounded by storeMemLimit) and the write batch, flushing
+// it every storeFlushEvery writes. s.mu must be held.
+func (s *Store) setLocked(key, val []byte) error {
 	if len(s.mem) >= storeMemLimit {
 		clear(s.mem)
 	}
 	s.mem[string(key)] = val
 	if err := s.wb.Set(key, val); err != nil {
-		return false, err
+		return err
 	}
 	if s.wb.Pending() >= storeFlushEvery {
-		return true, s.flushLocked()
+		return s.flushLocked()
 	}
-	return true, nil
+	return nil
 }
 
 // StoreStats describes a store's contents.
@@ -394,15 +401,7 @@ func (s *Store) Merge(ctx context.Context, src *Store) (MergeStats, error) {
 			st.Kept++
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			kc, vc := append([]byte{}, key...), append([]byte{}, value...)
-			s.mem[string(kc)] = vc
-			if err := s.wb.Set(kc, vc); err != nil {
-				return err
-			}
-			if s.wb.Pending() >= storeFlushEvery {
-				return s.flushLocked()
-			}
-			return nil
+			return s.setLocked(append([]byte{}, key...), append([]byte{}, value...))
 		}
 		k, status, ok := keyFromBytes(key)
 		e, err := decodeEntry(value)
@@ -475,17 +474,7 @@ func (s *Store) PutEvaluation(b *engine.Board, c engine.Color, ev Evaluation) er
 	if s.closed {
 		return errors.New("store closed")
 	}
-	if len(s.mem) >= storeMemLimit {
-		clear(s.mem)
-	}
-	s.mem[string(key)] = out
-	if err := s.wb.Set(key, out); err != nil {
-		return err
-	}
-	if s.wb.Pending() >= storeFlushEvery {
-		return s.flushLocked()
-	}
-	return nil
+	return s.setLocked(key, out)
 }
 
 // Evaluation returns the kept evaluation of b with c to move, if any.
