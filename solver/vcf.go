@@ -145,11 +145,21 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 		v.tt = newFailTable(DefaultMemoryMiB)
 	}
 	v.tt.nextGeneration()
+	// the search's board goes back to the pool before the line is checked,
+	// so the check reuses it: in a fresh process a second board would be
+	// new memory, its pages faulted in for one short replay
 	b := engine.Scratch(pr.Board)
-	defer engine.Release(b)
 	r := &v.run
 	r.reset(b, att, v.tt, NewBudget(ctx, lim, progress))
-	defer func() { r.b = nil }()
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			r.b = nil
+			engine.Release(b)
+		}
+	}
+	defer release()
 	maxDepth := lim.Depth
 	if maxDepth <= 0 || maxDepth > maxVCFDepth {
 		maxDepth = maxVCFDepth
@@ -184,6 +194,7 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 		res.Shortest = true
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.nodes, r.hits, time.Since(r.bu.start)
+	release()
 	if res.Status == StatusWin {
 		check := time.Now()
 		end, err := pr.verifyLine(res.Line)
