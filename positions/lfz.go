@@ -34,8 +34,9 @@ func isLFZ(data []byte) bool {
 	return json.Unmarshal(data, &doc) == nil && doc.Puzzles != nil
 }
 
-// lineCol converts a byte offset of data to a 1-based line and column.
-func lineCol(data []byte, off int64) (int, int) {
+// LineCol converts byte offset off of data to a 1-based line and column
+// (the column counts bytes); an offset past the end counts as the end.
+func LineCol(data []byte, off int64) (int, int) {
 	if off > int64(len(data)) {
 		off = int64(len(data))
 	}
@@ -50,7 +51,7 @@ func lineCol(data []byte, off int64) (int, int) {
 func parseLFZ(name string, data []byte, opt Options, out *sink) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	fail := func(off int64, index int, err error) *ParseError {
-		l, c := lineCol(data, off)
+		l, c := LineCol(data, off)
 		return &ParseError{File: name, Line: l, Column: c, Record: index, Err: err}
 	}
 	// walk to the "puzzles" array
@@ -114,7 +115,7 @@ func parseLFZ(name string, data []byte, opt Options, out *sink) {
 			}
 			continue
 		}
-		p.Line, _ = lineCol(data, start)
+		p.Line, _ = LineCol(data, start)
 		if !out.add(p, nil) {
 			return
 		}

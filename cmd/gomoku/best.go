@@ -34,6 +34,7 @@ func bestCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
 				Usage: "tables and tree, MiB"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
+			searchParamsFlag(),
 		), bookPlayFlags()...),
 		Action: runBest(stdin),
 	}
@@ -114,6 +115,12 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 			var w *play.Weights
 			if w, err = loadWeights(c); err == nil {
 				setWeights(searcher, w)
+			}
+			var p *play.ABParams
+			if err == nil {
+				if p, err = loadSearchParams(c); err == nil {
+					setParams(searcher, p)
+				}
 			}
 		}
 		if err != nil {

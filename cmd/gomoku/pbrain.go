@@ -29,6 +29,7 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS goroutines (INFO thread_num overrides)"},
 			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
+			searchParamsFlag(),
 		}, bookPlayFlags()...),
 		Action: func(c *cli.Context) error {
 			if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
@@ -38,12 +39,16 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			if err != nil {
 				return err
 			}
+			params, err := loadSearchParams(c)
+			if err != nil {
+				return err
+			}
 			bp, err := openBookPlayer(c)
 			if err != nil {
 				return err
 			}
 			defer bp.Close()
-			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: c.String("engine"), weights: weights, book: bp}, gomocup.Options{
+			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: c.String("engine"), weights: weights, params: params, book: bp}, gomocup.Options{
 				TurnTime: c.Duration("turn-time"),
 				About:    fmt.Sprintf(`name="gomoku", version="%s", author="the gomoku authors", country="", www="", email=""`, version),
 				Settings: gomocup.Settings{MemoryMiB: solver.DefaultMemoryMiB, Threads: c.Int("threads")},
@@ -59,6 +64,7 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 type brainEngine struct {
 	name     string
 	weights  *play.Weights
+	params   *play.ABParams // nil: the defaults
 	settings gomocup.Settings
 	slv      *solver.Solver
 	searcher play.Searcher
@@ -89,6 +95,7 @@ func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
 	if e.searcher == nil {
 		e.searcher, _ = newSearcher(e.name, e.settings.Threads, mib/2)
 		setWeights(e.searcher, e.weights)
+		setParams(e.searcher, e.params)
 	}
 	return e.slv, e.searcher
 }

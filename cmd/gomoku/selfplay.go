@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -41,6 +42,7 @@ func selfplayCommand() *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "games played at once"},
 			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab or mcts"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
+			searchParamsFlag(),
 			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per game, MiB"},
 			&cli.StringFlag{Name: "out", Usage: "append the games to `FILE` (default: standard output)"},
 		},
@@ -67,6 +69,10 @@ func runSelfplay(c *cli.Context) error {
 		return usagef("--games, --jobs and --time must be positive, --random-plies not negative")
 	}
 	weights, err := loadWeights(c)
+	if err != nil {
+		return err
+	}
+	params, err := loadSearchParams(c)
 	if err != nil {
 		return err
 	}
@@ -124,6 +130,7 @@ func runSelfplay(c *cli.Context) error {
 					return
 				}
 				setWeights(searcher, weights)
+				setParams(searcher, params)
 				cfg := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
 					Time: c.Duration("time"), Explore: c.Int("explore"), ExploreMargin: c.Float64("explore-margin"),
 					Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
@@ -173,6 +180,43 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 		return nil, nil
 	}
 	return play.ReadWeights(name)
+}
+
+// searchParamsFlag is --search-params, for the commands that run the
+// alpha-beta search.
+func searchParamsFlag() cli.Flag {
+	return &cli.StringFlag{Name: "search-params", Usage: "alpha-beta's parameters from `FILE`, a JSON object of ABParams fields as `tune --ga --out` writes it (the fields left out keep their defaults)"}
+}
+
+// loadSearchParams reads --search-params, or returns nil for the defaults.
+// A flaw in the file is reported with its file, line and column.
+func loadSearchParams(c *cli.Context) (*play.ABParams, error) {
+	name := c.String("search-params")
+	if name == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := play.ParseABParams(data)
+	if err != nil {
+		var pe *play.ParamsError
+		if errors.As(err, &pe) && pe.Offset > 0 {
+			l, col := positions.LineCol(data, pe.Offset)
+			return nil, fmt.Errorf("%s:%d:%d: %s", name, l, col, pe.Msg)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &p, nil
+}
+
+// setParams gives an alpha-beta searcher its parameters (nil: the
+// defaults); other searchers have none.
+func setParams(s play.Searcher, p *play.ABParams) {
+	if ab, ok := s.(*play.AlphaBeta); ok && p != nil {
+		ab.Params = *p
+	}
 }
 
 // setWeights gives a searcher the evaluation weights (nil: the built-in

@@ -21,6 +21,7 @@ import (
 // gene is one tunable parameter: how to read and write it and its bounds.
 type gene struct {
 	name     string
+	field    string // the ABParams field
 	lo, hi   float64
 	get      func(*ABParams) float64
 	set      func(*ABParams, float64)
@@ -28,17 +29,17 @@ type gene struct {
 }
 
 var abGenes = []gene{
-	{"aspiration", 20, 600, func(p *ABParams) float64 { return float64(p.Aspiration) }, func(p *ABParams, v float64) { p.Aspiration = int32(v) }, true},
-	{"lmr_base", 0, 150, func(p *ABParams) float64 { return float64(p.LMRBase) }, func(p *ABParams, v float64) { p.LMRBase = int(v) }, true},
-	{"lmr_div", 100, 500, func(p *ABParams) float64 { return float64(p.LMRDiv) }, func(p *ABParams, v float64) { p.LMRDiv = int(v) }, true},
-	{"futility_margin", 0, 1500, func(p *ABParams) float64 { return float64(p.FutilityMargin) }, func(p *ABParams, v float64) { p.FutilityMargin = int32(v) }, true},
-	{"late_moves", 4, 30, func(p *ABParams) float64 { return float64(p.LateMoves) }, func(p *ABParams, v float64) { p.LateMoves = int(v) }, true},
-	{"vcf_def_depth", 0, 6, func(p *ABParams) float64 { return float64(p.VCFDefDepth) }, func(p *ABParams, v float64) { p.VCFDefDepth = int(v) }, true},
-	{"q_fours", 0, 20, func(p *ABParams) float64 { return float64(p.QFours) }, func(p *ABParams, v float64) { p.QFours = int(v) }, true},
-	{"reverse_margin", 0, 1500, func(p *ABParams) float64 { return float64(p.ReverseMargin) }, func(p *ABParams, v float64) { p.ReverseMargin = int32(v) }, true},
-	{"razor_margin", 0, 2000, func(p *ABParams) float64 { return float64(p.RazorMargin) }, func(p *ABParams, v float64) { p.RazorMargin = int32(v) }, true},
-	{"max_moves", 4, 30, func(p *ABParams) float64 { return float64(p.MaxMoves) }, func(p *ABParams, v float64) { p.MaxMoves = int(v) }, true},
-	{"moves_per_ply", 0, 6, func(p *ABParams) float64 { return float64(p.MovesPerPly) }, func(p *ABParams, v float64) { p.MovesPerPly = int(v) }, true},
+	{"aspiration", "Aspiration", 20, 600, func(p *ABParams) float64 { return float64(p.Aspiration) }, func(p *ABParams, v float64) { p.Aspiration = int32(v) }, true},
+	{"lmr_base", "LMRBase", 0, 150, func(p *ABParams) float64 { return float64(p.LMRBase) }, func(p *ABParams, v float64) { p.LMRBase = int(v) }, true},
+	{"lmr_div", "LMRDiv", 100, 500, func(p *ABParams) float64 { return float64(p.LMRDiv) }, func(p *ABParams, v float64) { p.LMRDiv = int(v) }, true},
+	{"futility_margin", "FutilityMargin", 0, 1500, func(p *ABParams) float64 { return float64(p.FutilityMargin) }, func(p *ABParams, v float64) { p.FutilityMargin = int32(v) }, true},
+	{"late_moves", "LateMoves", 4, 30, func(p *ABParams) float64 { return float64(p.LateMoves) }, func(p *ABParams, v float64) { p.LateMoves = int(v) }, true},
+	{"vcf_def_depth", "VCFDefDepth", 0, 6, func(p *ABParams) float64 { return float64(p.VCFDefDepth) }, func(p *ABParams, v float64) { p.VCFDefDepth = int(v) }, true},
+	{"q_fours", "QFours", 0, 20, func(p *ABParams) float64 { return float64(p.QFours) }, func(p *ABParams, v float64) { p.QFours = int(v) }, true},
+	{"reverse_margin", "ReverseMargin", 0, 1500, func(p *ABParams) float64 { return float64(p.ReverseMargin) }, func(p *ABParams, v float64) { p.ReverseMargin = int32(v) }, true},
+	{"razor_margin", "RazorMargin", 0, 2000, func(p *ABParams) float64 { return float64(p.RazorMargin) }, func(p *ABParams, v float64) { p.RazorMargin = int32(v) }, true},
+	{"max_moves", "MaxMoves", 4, 30, func(p *ABParams) float64 { return float64(p.MaxMoves) }, func(p *ABParams, v float64) { p.MaxMoves = int(v) }, true},
+	{"moves_per_ply", "MovesPerPly", 0, 6, func(p *ABParams) float64 { return float64(p.MovesPerPly) }, func(p *ABParams, v float64) { p.MovesPerPly = int(v) }, true},
 }
 
 // GAConfig sets a genetic search of ABParams.
