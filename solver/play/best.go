@@ -64,12 +64,16 @@ type Report struct {
 // BestShares split Best's time limit: the side to move's win check, the
 // opponent's, the defences' checks, and what is left goes to the search,
 // less bestVerifyShare kept to check the search's choice against the
-// opponent's VCT.
+// opponent's VCT. Measured by games at 300 ms a move (pbrain, freestyle,
+// Piskvork's openings, 100 games each, 2026-11-26): these shares scored
+// 58 / 100 (+56 Elo [−10, +126]) against 0.15, 0.10 and 0.25, which left
+// the search about half the time; halving them again (0.03, 0.03, 0.08)
+// scored 44.5 / 100 against these (−38 [−109, +29]).
 const (
-	bestWinShare     = 0.15
-	bestThreatShare  = 0.10
+	bestWinShare     = 0.06
+	bestThreatShare  = 0.05
 	bestDefenceShare = 0.25
-	bestVerifyShare  = 0.25
+	bestVerifyShare  = 0.15
 )
 
 // bestMaxRefuted is how many of the search's choices Best checks and
