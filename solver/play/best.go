@@ -68,7 +68,9 @@ type Report struct {
 // Piskvork's openings, 100 games each, 2026-11-26): these shares scored
 // 58 / 100 (+56 Elo [−10, +126]) against 0.15, 0.10 and 0.25, which left
 // the search about half the time; halving them again (0.03, 0.03, 0.08)
-// scored 44.5 / 100 against these (−38 [−109, +29]).
+// scored 44.5 / 100 against these (−38 [−109, +29]). In renju (the same
+// openings) these shares scored 48 / 100 against the old ones (−14 [−83,
+// +54]): no gain shown there.
 const (
 	bestWinShare     = 0.06
 	bestThreatShare  = 0.05
