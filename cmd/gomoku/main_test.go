@@ -378,13 +378,13 @@ func TestVsQuintet(t *testing.T) {
 }
 
 // TestSearchParamsFlag: best --search-params applies the file's
-// parameters (a narrower search reaches a deeper depth at the same node
+// parameters (a wider search reaches a shallower depth at the same node
 // budget), and a flawed file is an error naming its file, line and column.
 func TestSearchParamsFlag(t *testing.T) {
 	dir := t.TempDir()
-	narrow := filepath.Join(dir, "narrow.json")
+	wide := filepath.Join(dir, "wide.json")
 	bad := filepath.Join(dir, "bad.json")
-	if err := os.WriteFile(narrow, []byte(`{"MaxMoves": 4, "MovesPerPly": 0}`), 0o644); err != nil {
+	if err := os.WriteFile(wide, []byte(`{"MaxMoves": 20, "MovesPerPly": 4}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(bad, []byte("{\n  \"MaxMoves\": 4,\n  \"MaxMove\": 1\n}"), 0o644); err != nil {
@@ -393,8 +393,8 @@ func TestSearchParamsFlag(t *testing.T) {
 	pos := "h8 i9 i8 g8\n"
 	depth := func(args ...string) float64 {
 		t.Helper()
-		code, out, errOut := gomoku(t, pos, append([]string{"best", "--rule", "freestyle", "--time", "0", "--nodes", "30000",
-			"--multipv", "1", "--format", "json"}, append(args, "-")...)...)
+		code, out, errOut := gomoku(t, pos, append([]string{"best", "--rule", "freestyle", "--time", "0", "--nodes", "100000",
+			"--multipv", "1", "--threads", "1", "--format", "json"}, append(args, "-")...)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -404,8 +404,8 @@ func TestSearchParamsFlag(t *testing.T) {
 		}
 		return ms[0]["moves"].([]any)[0].(map[string]any)["depth"].(float64)
 	}
-	if d0, d1 := depth(), depth("--search-params", narrow); d1 <= d0 {
-		t.Errorf("depth %v with MaxMoves 4 against %v with the defaults: the file was not applied", d1, d0)
+	if d0, d1 := depth(), depth("--search-params", wide); d1 >= d0 {
+		t.Errorf("depth %v with MaxMoves 20 against %v with the defaults: the file was not applied", d1, d0)
 	}
 	code, _, errOut := gomoku(t, pos, "best", "--nodes", "1000", "--search-params", bad, "-")
 	if code != 1 || !strings.Contains(errOut, bad+":3:") || !strings.Contains(errOut, "MaxMove") {

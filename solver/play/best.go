@@ -61,22 +61,29 @@ type Report struct {
 	SearchReport
 }
 
-// BestShares split Best's time limit: the side to move's win check, the
-// opponent's, the defences' checks, and what is left goes to the search,
-// less bestVerifyShare kept to check the search's choice against the
-// opponent's VCT. Measured by games at 300 ms a move (pbrain, freestyle,
-// Piskvork's openings, 100 games each, 2026-11-26): these shares scored
-// 58 / 100 (+56 Elo [−10, +126]) against 0.15, 0.10 and 0.25, which left
-// the search about half the time; halving them again (0.03, 0.03, 0.08)
-// scored 44.5 / 100 against these (−38 [−109, +29]). In renju (the same
-// openings) these shares scored 48 / 100 against the old ones (−14 [−83,
-// +54]): no gain shown there.
-const (
-	bestWinShare     = 0.06
-	bestThreatShare  = 0.05
-	bestDefenceShare = 0.25
-	bestVerifyShare  = 0.15
-)
+// bestShares is Best's split of its time limit: the side to move's win
+// check (win), the opponent's (threat), the defences' checks (defence),
+// and what is left goes to the search, less verify kept to check the
+// search's choice against the opponent's VCT.
+type bestShares struct{ win, threat, defence, verify float64 }
+
+// sharesFor returns the shares under rule r. Measured by games at 300 ms a
+// move (pbrain, Piskvork's openings, 100 games each, 2026-11-26): in
+// freestyle, 0.06, 0.05, 0.25 and 0.15 scored 58 / 100 (+56 Elo [−10,
+// +126]) against 0.15, 0.10, 0.25 and 0.25, which left the search about
+// half the time, and halving them again (0.03, 0.03, 0.25, 0.08) scored
+// 44.5 / 100 against them (−38 [−109, +29]). In renju the smaller shares
+// scored 48 / 100 against the larger ones (−14 [−83, +54]) and, with the
+// search parameters of the same day, 5 / 40 against Rapfi where the larger
+// ones had 9 / 40 in the same hour: renju keeps the larger shares (its
+// white wins by a forbidden point are found by the checks, not the
+// search).
+func sharesFor(r engine.Rule) bestShares {
+	if r == engine.Renju {
+		return bestShares{win: 0.15, threat: 0.10, defence: 0.25, verify: 0.25}
+	}
+	return bestShares{win: 0.06, threat: 0.05, defence: 0.25, verify: 0.15}
+}
 
 // bestMaxRefuted is how many of the search's choices Best checks and
 // refutes before it keeps one unchecked.
@@ -97,7 +104,7 @@ const bestCheckNodes = 2_000_000
 //     disproved in time, the moves not shown to lose stand in);
 //  3. else searcher reports the multipv best moves.
 //
-// lim.Time is shared out (bestWinShare ...); without one each check is
+// lim.Time is shared out (sharesFor); without one each check is
 // bounded by bestCheckNodes and the search by lim.Nodes. Errors: those of
 // Solve and of the searcher.
 func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher, lim solver.Limits,
@@ -125,7 +132,7 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 		rep.Elapsed = time.Since(start)
 		return rep, nil
 	}
-	a, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: c}, solver.ModeVCT, check(bestWinShare), nil)
+	a, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: c}, solver.ModeVCT, check(sharesFor(b.Rule()).win), nil)
 	if err != nil {
 		return Report{}, err
 	}
@@ -136,7 +143,7 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 		return rep, nil
 	}
 	threat, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: o, DefenderPasses: true}, solver.ModeVCT,
-		check(bestThreatShare), nil)
+		check(sharesFor(b.Rule()).threat), nil)
 	if err != nil {
 		return Report{}, err
 	}
@@ -185,7 +192,7 @@ func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c en
 	}
 	rest := lim
 	if lim.Time > 0 {
-		rest.Time = max(lim.Time-time.Since(start)-time.Duration(float64(lim.Time)*bestVerifyShare), time.Millisecond)
+		rest.Time = max(lim.Time-time.Since(start)-time.Duration(float64(lim.Time)*sharesFor(b.Rule()).verify), time.Millisecond)
 	}
 	var excluded []engine.Point
 	var rootMoves []engine.Point
@@ -275,7 +282,8 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 	slices.SortStableFunc(cands, func(x, y engine.Point) int { return int(hs[y] - hs[x]) })
 	var end time.Time
 	if lim.Time > 0 {
-		end = start.Add(time.Duration(float64(lim.Time) * (bestWinShare + bestThreatShare + bestDefenceShare)))
+		sh := sharesFor(b.Rule())
+		end = start.Add(time.Duration(float64(lim.Time) * (sh.win + sh.threat + sh.defence)))
 	}
 	bb := b.Clone()
 	// check returns the opponent's status after c plays p.
