@@ -600,6 +600,20 @@ func (b *Board) Legal(c Color, p Point) bool {
 	return c != Black || b.rule != Renju || b.Forbidden(p) == NotForbidden
 }
 
+// FirstLegal returns c's first legal move in row order from a1 (bottom
+// row first), or NoPoint when c has none: a full board, or renju's black
+// with only forbidden cells left.
+func (b *Board) FirstLegal(c Color) Point {
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			if p := PointAt(x, y); b.Legal(c, p) {
+				return p
+			}
+		}
+	}
+	return NoPoint
+}
+
 // FourBlock returns the five-point that c's move at p would make when p
 // makes exactly one four for c (Threat ThreatFour or ThreatFourThree): the
 // one cell where the opponent must then block. It returns NoPoint for any

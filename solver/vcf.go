@@ -145,21 +145,9 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 		v.tt = newFailTable(DefaultMemoryMiB)
 	}
 	v.tt.nextGeneration()
-	// the search's board goes back to the pool before the line is checked,
-	// so the check reuses it: in a fresh process a second board would be
-	// new memory, its pages faulted in for one short replay
 	b := engine.Scratch(pr.Board)
 	r := &v.run
 	r.reset(b, att, v.tt, NewBudget(ctx, lim, progress))
-	released := false
-	release := func() {
-		if !released {
-			released = true
-			r.b = nil
-			engine.Release(b)
-		}
-	}
-	defer release()
 	maxDepth := lim.Depth
 	if maxDepth <= 0 || maxDepth > maxVCFDepth {
 		maxDepth = maxVCFDepth
@@ -194,7 +182,11 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 		res.Shortest = true
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.nodes, r.hits, time.Since(r.bu.start)
-	release()
+	// the search's board goes back to the pool before the line is checked,
+	// so the check reuses it: in a fresh process a second board would be
+	// new memory, its pages faulted in for one short replay
+	r.b = nil
+	engine.Release(b)
 	if res.Status == StatusWin {
 		check := time.Now()
 		end, err := pr.verifyLine(res.Line)

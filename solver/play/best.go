@@ -132,7 +132,8 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 		rep.Elapsed = time.Since(start)
 		return rep, nil
 	}
-	a, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: c}, solver.ModeVCT, check(sharesFor(b.Rule()).win), nil)
+	sh := sharesFor(b.Rule())
+	a, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: c}, solver.ModeVCT, check(sh.win), nil)
 	if err != nil {
 		return Report{}, err
 	}
@@ -143,7 +144,7 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 		return rep, nil
 	}
 	threat, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: o, DefenderPasses: true}, solver.ModeVCT,
-		check(sharesFor(b.Rule()).threat), nil)
+		check(sh.threat), nil)
 	if err != nil {
 		return Report{}, err
 	}

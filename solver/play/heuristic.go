@@ -107,13 +107,5 @@ func QuickMove(b *engine.Board, c engine.Color) engine.Point {
 	if best != engine.NoPoint {
 		return best
 	}
-	n := b.Size()
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			if p := engine.PointAt(x, y); b.Legal(c, p) {
-				return p
-			}
-		}
-	}
-	return engine.NoPoint
+	return b.FirstLegal(c)
 }

@@ -186,7 +186,7 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 			g.Winner, g.Reason = engine.Empty, "full board"
 			return g
 		}
-		if !hasLegalMove(b, toMove) {
+		if b.FirstLegal(toMove) == engine.NoPoint {
 			// renju: every empty cell is forbidden to black; it passes,
 			// and so does white, whose passes end the game in a draw
 			g.Winner, g.Reason = engine.Empty, "no legal move"
@@ -424,17 +424,4 @@ func swap2Phase(cfg *Config, players [2]*seat, p1 int, b *engine.Board, g *GameR
 	}
 	g.Black, g.White = p2, p1
 	return place(p1, pts)
-}
-
-// hasLegalMove reports whether c has a legal move on b (renju's black may
-// have only forbidden cells left near the end of a full board).
-func hasLegalMove(b *engine.Board, c engine.Color) bool {
-	for y := range b.Size() {
-		for x := range b.Size() {
-			if p := engine.PointAt(x, y); b.At(p) == engine.Empty && b.Legal(c, p) {
-				return true
-			}
-		}
-	}
-	return false
 }

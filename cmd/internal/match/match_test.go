@@ -341,7 +341,7 @@ func TestNoLegalMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasLegalMove(b, engine.Black) {
+	if b.FirstLegal(engine.Black) == engine.NoPoint {
 		t.Fatal("the empty board has no legal move for black")
 	}
 	moves := strings.Fields("e2 f5 g1 a2 g4 g3 d2 c2 a1 a4 g5 e4 d6 e7 c7 f4 g2 d5 f7 a3 e6 a7 c4 c3 d4 c1 b7 e5 " +
@@ -362,8 +362,7 @@ func TestNoLegalMove(t *testing.T) {
 	if b.At(d3) != engine.Empty || b.Forbidden(d3) == engine.NotForbidden {
 		t.Fatalf("d3: %v, forbidden %v", b.At(d3), b.Forbidden(d3))
 	}
-	if hasLegalMove(b, engine.Black) || !hasLegalMove(b, engine.White) {
-		t.Errorf("black has a legal move %v, white %v; want false, true",
-			hasLegalMove(b, engine.Black), hasLegalMove(b, engine.White))
+	if bl, wh := b.FirstLegal(engine.Black), b.FirstLegal(engine.White); bl != engine.NoPoint || wh != d3 {
+		t.Errorf("first legal move of black %v, of white %v; want none, d3", bl, wh)
 	}
 }
