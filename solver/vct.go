@@ -133,6 +133,15 @@ func NewVCT(mib int) *VCT {
 // one number per threat class (2 after a double three, 4 after threats of a
 // longer VCF) solved 2 more of the sample but, in the full 10 s run, lost
 // as many as it won (lfz-tengu/54: 0.5 s to unknown).
+//
+// Tried and dropped (2026-11-26): quintet's seeding by branching factor, an
+// unsearched child of an attacker node with n moves starting n-1 higher
+// (and variants: (n-1)/2, (n-1)/4, only at threat limits up to 2, and an
+// unsearched child of a defender node with n defences starting with
+// disproof number n). On quintet's quick cases it cut the nodes (2.79M to
+// 2.43M at n-1; white_l12_1 362,484 to 44,582), but on TestVCTPuzzleBooks's
+// sample at 1M nodes each it solved fewer: 102, 106, 110 and 111 of 133
+// against 113 (under a depth limit of 10, 93 against 98).
 const quietPN = 3
 
 // depthPNStep makes deep lines look harder: a child not yet in the table
