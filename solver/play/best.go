@@ -183,7 +183,8 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 // or VCT (solved within the check's share of the time) is refuted: it is
 // left out and the search runs again on the other moves with the time
 // left, up to bestMaxRefuted times; a move the check cannot refute is
-// played (the opponent's win was not found, not disproved).
+// played (the opponent's win was not found, not disproved). Time the check
+// leaves unused goes to a further search (extend).
 func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher,
 	lim solver.Limits, multipv int, progress solver.ProgressFunc, start time.Time) (Report, error) {
 	o := c.Opponent()
@@ -235,6 +236,9 @@ func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c en
 		}
 		rep.Checked++
 		if won || a.Status != solver.StatusWin {
+			if !deadline.IsZero() {
+				extend(ctx, s, b, c, searcher, lim, multipv, rootMoves, progress, deadline, &rep)
+			}
 			break
 		}
 		// refuted: search the other moves
@@ -251,9 +255,57 @@ func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c en
 			rest.Time = max(left*2/3, time.Millisecond)
 		}
 	}
-	rep.Refuted = excluded
+	rep.Refuted = append(excluded, rep.Refuted...)
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// bestExtendFrom: searchVerified searches on (extend) when at least
+// 1/bestExtendFrom of its time is left after its choice has been checked.
+const bestExtendFrom = 10
+
+// extend spends the time the check of the search's choice left unused (the
+// verify share is kept for the worst case; most checks end in a few
+// milliseconds): it searches again, on the table the first search filled,
+// with two thirds of the time left to the deadline, and takes the new
+// report if its best move is the checked one, or is proven to win, or is
+// not refuted by the opponent's VCT within the rest of the time; a refuted
+// one joins rep.Refuted and the checked choice stands. It does nothing with
+// less than 1/bestExtendFrom of lim.Time left, or when the search fails.
+func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher, lim solver.Limits,
+	multipv int, rootMoves []engine.Point, progress solver.ProgressFunc, deadline time.Time, rep *Report) {
+	left := time.Until(deadline)
+	if left < lim.Time/bestExtendFrom || len(rep.Moves) == 0 {
+		return
+	}
+	more := lim
+	more.Time = left * 2 / 3
+	sr, err := searcher.Search(ctx, b, c, more, multipv, rootMoves, progress)
+	if err != nil || len(sr.Moves) == 0 {
+		return
+	}
+	if m := sr.Moves[0].Move; m != rep.Moves[0].Move && sr.Moves[0].Proven != 1 {
+		left := time.Until(deadline)
+		if left < 2*time.Millisecond {
+			return
+		}
+		bb := b.Clone()
+		bb.Play(m, c)
+		if !bb.LastMoveWon() {
+			o := c.Opponent()
+			a, err := s.Solve(ctx, solver.Problem{Board: bb, ToMove: o, Attacker: o}, solver.ModeVCT, solver.Limits{Time: left}, nil)
+			rep.Checked++
+			if err != nil {
+				return
+			}
+			if a.Status == solver.StatusWin {
+				rep.Refuted = append(rep.Refuted, m)
+				return
+			}
+		}
+	}
+	rep.SearchTime += sr.Elapsed
+	rep.SearchReport = sr
 }
 
 // defences checks c's candidate moves against the opponent's VCT: a move

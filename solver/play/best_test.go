@@ -168,3 +168,49 @@ func TestBestLostPosition(t *testing.T) {
 		}
 	}
 }
+
+// scripted is a Searcher that answers each search with the next of its
+// moves, and counts the searches and the time each was given.
+type scripted struct {
+	moves []engine.Point
+	times []time.Duration
+}
+
+func (s *scripted) Search(_ context.Context, _ *engine.Board, _ engine.Color, lim solver.Limits, _ int,
+	_ []engine.Point, _ solver.ProgressFunc) (SearchReport, error) {
+	s.times = append(s.times, lim.Time)
+	m := s.moves[min(len(s.times), len(s.moves))-1]
+	return SearchReport{Moves: []MoveStat{{Move: m, Value: 0.5, PV: []engine.Point{m}}}}, nil
+}
+
+// TestBestExtends: the time the check of the search's choice leaves goes to
+// a second search (extend), whose move is taken when the opponent's VCT
+// does not refute it, and left out (Refuted) when it does; with too little
+// time left there is no second search.
+func TestBestExtends(t *testing.T) {
+	// black's open three h8-j8, white to move: g8 stops it, a1 does not
+	b := movesBoard(t, engine.Freestyle, "h8 h9 i8 i9 j8")
+	g8, k8, a1 := engine.PointAt(6, 7), engine.PointAt(10, 7), engine.PointAt(0, 0)
+	for _, c := range []struct {
+		second, want engine.Point
+		refuted      bool
+	}{{k8, k8, false}, {a1, g8, true}} {
+		s := &scripted{moves: []engine.Point{c.second}}
+		rep := Report{SearchReport: SearchReport{Moves: []MoveStat{{Move: g8}}}}
+		extend(context.Background(), solver.NewSolver(16), b, engine.White, s, solver.Limits{Time: 2 * time.Second}, 1, nil, nil,
+			time.Now().Add(2*time.Second), &rep)
+		if len(s.times) != 1 || s.times[0] < time.Second || s.times[0] > 4*time.Second/3 {
+			t.Errorf("second %v: searches given %v, want one of about two thirds of 2s", c.second, s.times)
+		}
+		if rep.Moves[0].Move != c.want || (len(rep.Refuted) == 1) != c.refuted {
+			t.Errorf("second %v: plays %v, refuted %v; want %v", c.second, rep.Moves[0].Move, rep.Refuted, c.want)
+		}
+	}
+	s := &scripted{moves: []engine.Point{a1}}
+	rep := Report{SearchReport: SearchReport{Moves: []MoveStat{{Move: g8}}}}
+	extend(context.Background(), solver.NewSolver(16), b, engine.White, s, solver.Limits{Time: 2 * time.Second}, 1, nil, nil,
+		time.Now().Add(100*time.Millisecond), &rep)
+	if len(s.times) != 0 || rep.Moves[0].Move != g8 {
+		t.Errorf("with 100ms of 2s left: searches %v, plays %v; want none and g8", s.times, rep.Moves[0].Move)
+	}
+}
