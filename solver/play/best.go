@@ -269,8 +269,10 @@ const bestExtendFrom = 10
 // milliseconds): it searches again, on the table the first search filled,
 // with two thirds of the time left to the deadline, and takes the new
 // report if its best move is the checked one, or is proven to win, or is
-// not refuted by the opponent's VCT within the rest of the time; a refuted
-// one joins rep.Refuted and the checked choice stands. It does nothing with
+// proven to leave the opponent no VCT within the rest of the time (a
+// changed choice has less time for its check than the first had, so one
+// the check could not settle is not taken); a refuted one joins
+// rep.Refuted, and the checked choice stands. It does nothing with
 // less than 1/bestExtendFrom of lim.Time left, or when the search fails.
 func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher, lim solver.Limits,
 	multipv int, rootMoves []engine.Point, progress solver.ProgressFunc, deadline time.Time, rep *Report) {
@@ -300,6 +302,8 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 			}
 			if a.Status == solver.StatusWin {
 				rep.Refuted = append(rep.Refuted, m)
+			}
+			if a.Status != solver.StatusNoWin {
 				return
 			}
 		}

@@ -184,9 +184,9 @@ func (s *scripted) Search(_ context.Context, _ *engine.Board, _ engine.Color, li
 }
 
 // TestBestExtends: the time the check of the search's choice leaves goes to
-// a second search (extend), whose move is taken when the opponent's VCT
-// does not refute it, and left out (Refuted) when it does; with too little
-// time left there is no second search.
+// a second search (extend), whose move is taken when the check proves the
+// opponent has no VCT after it, and left out (Refuted) when the opponent
+// wins after it; with too little time left there is no second search.
 func TestBestExtends(t *testing.T) {
 	// black's open three h8-j8, white to move: g8 stops it, a1 does not
 	b := movesBoard(t, engine.Freestyle, "h8 h9 i8 i9 j8")
