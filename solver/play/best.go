@@ -150,9 +150,9 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	}
 	rest := lim
 	if threat.Status != solver.StatusWin {
-		return searchVerified(ctx, s, b, c, searcher, lim, multipv, progress, start)
+		return searchVerified(ctx, s, b, c, searcher, lim, sh, multipv, progress, start)
 	}
-	proven, unproven, checked, err := defences(ctx, s, b, c, lim, start)
+	proven, unproven, checked, err := defences(ctx, s, b, c, lim, sh, start)
 	if err != nil {
 		return Report{}, err
 	}
@@ -186,15 +186,14 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 // played (the opponent's win was not found, not disproved). Time the check
 // leaves unused goes to a further search (extend).
 func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher,
-	lim solver.Limits, multipv int, progress solver.ProgressFunc, start time.Time) (Report, error) {
-	o := c.Opponent()
+	lim solver.Limits, sh bestShares, multipv int, progress solver.ProgressFunc, start time.Time) (Report, error) {
 	deadline := time.Time{}
 	if lim.Time > 0 {
 		deadline = start.Add(lim.Time)
 	}
 	rest := lim
 	if lim.Time > 0 {
-		rest.Time = max(lim.Time-time.Since(start)-time.Duration(float64(lim.Time)*sharesFor(b.Rule()).verify), time.Millisecond)
+		rest.Time = max(lim.Time-time.Since(start)-time.Duration(float64(lim.Time)*sh.verify), time.Millisecond)
 	}
 	var excluded []engine.Point
 	var rootMoves []engine.Point
@@ -224,20 +223,14 @@ func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c en
 			}
 			check = solver.Limits{Time: left / 2}
 		}
-		bb.Play(m, c)
-		won := bb.LastMoveWon()
-		var a solver.Answer
-		if !won {
-			a, err = s.Solve(ctx, solver.Problem{Board: bb, ToMove: o, Attacker: o}, solver.ModeVCT, check, nil)
-		}
-		bb.Undo()
+		st, err := opponentAfter(ctx, s, bb, c, m, check)
 		if err != nil {
 			return Report{}, fmt.Errorf("checking %v: %w", m, err)
 		}
 		rep.Checked++
-		if won || a.Status != solver.StatusWin {
+		if st != solver.StatusWin {
 			if !deadline.IsZero() {
-				extend(ctx, s, b, c, searcher, lim, multipv, rootMoves, progress, deadline, &rep)
+				extend(ctx, s, bb, c, searcher, lim, multipv, rootMoves, progress, deadline, &rep)
 			}
 			break
 		}
@@ -274,6 +267,7 @@ const bestExtendFrom = 10
 // the check could not settle is not taken); a refuted one joins
 // rep.Refuted, and the checked choice stands. It does nothing with
 // less than 1/bestExtendFrom of lim.Time left, or when the search fails.
+// b is the position, which extend plays on and restores.
 func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher, lim solver.Limits,
 	multipv int, rootMoves []engine.Point, progress solver.ProgressFunc, deadline time.Time, rep *Report) {
 	left := time.Until(deadline)
@@ -291,25 +285,34 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 		if left < 2*time.Millisecond {
 			return
 		}
-		bb := b.Clone()
-		bb.Play(m, c)
-		if !bb.LastMoveWon() {
-			o := c.Opponent()
-			a, err := s.Solve(ctx, solver.Problem{Board: bb, ToMove: o, Attacker: o}, solver.ModeVCT, solver.Limits{Time: left}, nil)
-			rep.Checked++
-			if err != nil {
-				return
-			}
-			if a.Status == solver.StatusWin {
-				rep.Refuted = append(rep.Refuted, m)
-			}
-			if a.Status != solver.StatusNoWin {
-				return
-			}
+		st, err := opponentAfter(ctx, s, b, c, m, solver.Limits{Time: left})
+		rep.Checked++
+		if st == solver.StatusWin {
+			rep.Refuted = append(rep.Refuted, m)
+		}
+		if err != nil || st != solver.StatusNoWin {
+			return
 		}
 	}
 	rep.SearchTime += sr.Elapsed
 	rep.SearchReport = sr
+}
+
+// opponentAfter returns the status of the opponent's VCT, searched within
+// lim, after c plays m on b (b is restored): StatusNoWin when m itself
+// makes five. Errors: those of Solve.
+func opponentAfter(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, m engine.Point, lim solver.Limits) (solver.Status, error) {
+	b.Play(m, c)
+	defer b.Undo()
+	if b.LastMoveWon() {
+		return solver.StatusNoWin, nil
+	}
+	o := c.Opponent()
+	a, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: o, Attacker: o}, solver.ModeVCT, lim, nil)
+	if err != nil {
+		return solver.StatusUnknown, err
+	}
+	return a.Status, nil
 }
 
 // defences checks c's candidate moves against the opponent's VCT: a move
@@ -320,7 +323,7 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 // drops most losing moves (wins are found fast), then one that gives the
 // unresolved moves the rest. It returns the proven and the unproven
 // defences and the number of moves checked.
-func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, lim solver.Limits, start time.Time) (
+func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, lim solver.Limits, sh bestShares, start time.Time) (
 	proven, unproven []engine.Point, checked int, err error) {
 	o := c.Opponent()
 	cands := candidates(b, c, nil, make([]bool, engine.NumCells))
@@ -339,22 +342,16 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 	slices.SortStableFunc(cands, func(x, y engine.Point) int { return int(hs[y] - hs[x]) })
 	var end time.Time
 	if lim.Time > 0 {
-		sh := sharesFor(b.Rule())
 		end = start.Add(time.Duration(float64(lim.Time) * (sh.win + sh.threat + sh.defence)))
 	}
 	bb := b.Clone()
 	// check returns the opponent's status after c plays p.
 	check := func(p engine.Point, per solver.Limits) (solver.Status, error) {
-		bb.Play(p, c)
-		defer bb.Undo()
-		if bb.LastMoveWon() {
-			return solver.StatusNoWin, nil
-		}
-		a, err := s.Solve(ctx, solver.Problem{Board: bb, ToMove: o, Attacker: o}, solver.ModeVCT, per, nil)
+		st, err := opponentAfter(ctx, s, bb, c, p, per)
 		if err != nil {
-			return 0, fmt.Errorf("checking the defence %v: %w", p, err)
+			return solver.StatusUnknown, fmt.Errorf("checking the defence %v: %w", p, err)
 		}
-		return a.Status, nil
+		return st, nil
 	}
 	open := cands
 	for pass := 0; pass < 2 && len(open) > 0; pass++ {
