@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"gomoku/engine"
+	"gomoku/positions/datatest"
+	"gomoku/solver/internal/cases"
 )
 
 // fixture is a proof the solver wrote for one of quintet's quick VCT cases
@@ -295,3 +298,119 @@ func FuzzUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// localCounts tallies TestLocalLine's findings.
+type localCounts struct{ lines, declined, passed, replayed int }
+
+// checkLocal finds the attacker's VCF of at most k moves on v's board as
+// unansweredDefence does, prepares localLine's shortcut for it, and replays
+// the line after every legal defender move the shortcut would pass.
+func checkLocal(t *testing.T, v *proofChecker, k int, label string, n *localCounts) {
+	t.Helper()
+	b := v.b
+	v.line = v.line[:0]
+	if !v.vcf(k, true) {
+		return
+	}
+	n.lines++
+	line := slices.Clone(v.line)
+	if !v.localLine(line) {
+		n.declined++
+		return
+	}
+	for c := engine.Point(0); c < engine.NumCells; c++ {
+		if !b.OnBoard(c) || b.At(c) != engine.Empty || !b.Legal(v.def, c) {
+			continue
+		}
+		if v.near[c] == v.nearGen || b.Threat(v.def, c) >= engine.ThreatFour {
+			n.replayed++
+			continue
+		}
+		n.passed++
+		b.Play(c, v.def)
+		if !v.replay(line) {
+			t.Errorf("%s (%v): after %v the line %v no longer wins, but the shortcut passed it", label, b.Rule(), c, line)
+		}
+		b.Undo()
+	}
+}
+
+// TestLocalLine checks unansweredDefence's shortcut (localLine) against a
+// replay: at every quiet attacker move of the fixture proofs, under the
+// proof's own rule and under freestyle and standard on the same stones, and
+// (with ../shared/data) at every attacker turn of the known lines of the
+// renju VCF books, the attacker's VCF line is found as the check finds it,
+// and every legal defender move the shortcut would pass without a replay is
+// played and the line replayed, which must win. It also wants the shortcut
+// to apply (cells passed, and lines it declines), so it cannot pass by
+// doing nothing.
+func TestLocalLine(t *testing.T) {
+	var n localCounts
+	for _, x := range fixtures(t) {
+		for _, rule := range []engine.Rule{x.Proof.Rule, engine.Freestyle, engine.Standard} {
+			p := *x.Proof
+			p.Rule = rule
+			b, err := p.scratch()
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := &proofChecker{b: b, att: p.Attacker, def: p.Attacker.Opponent(), threat: max(1, p.ThreatLimit),
+				hint: make([]uint32, engine.NumCells)}
+			var walk func(nd *Node)
+			walk = func(nd *Node) {
+				if nd == nil || b.At(nd.Move) != engine.Empty || !b.Legal(v.att, nd.Move) {
+					return
+				}
+				b.Play(nd.Move, v.att)
+				defer b.Undo()
+				if !b.FiveThrough(nd.Move) && b.Count(v.att, engine.FivePoints) == 0 && b.Count(v.def, engine.FivePoints) == 0 {
+					checkLocal(t, v, v.threat, x.ID, &n)
+				}
+				for _, d := range nd.Defences {
+					if b.At(d.Move) == engine.Empty && b.Legal(v.def, d.Move) {
+						b.Play(d.Move, v.def)
+						walk(d.Answer)
+						b.Undo()
+					}
+				}
+			}
+			walk(p.Root)
+			engine.Release(b)
+		}
+	}
+	books := 0
+	if datatest.HasShared(t) {
+		for _, name := range []string{"lfz-black-vcf.jsonl", "lfz-white-vcf.jsonl", "mintaka-vcf.jsonl"} {
+			for _, pos := range cases.Load(t, filepath.Join(datatest.Shared(t), name)) {
+				line := pos.Puzzle.Line
+				if pos.Puzzle.Expect != "win" || len(line) == 0 || len(line) > 2*maxBookLine {
+					continue
+				}
+				b, err := pos.Board(pos.Rule)
+				if err != nil {
+					t.Fatalf("%s: %v", pos.Label(), err)
+				}
+				att := pos.Attacker
+				v := &proofChecker{b: b, att: att, def: att.Opponent(), hint: make([]uint32, engine.NumCells)}
+				books++
+				for i := 0; i < len(line); i += 2 {
+					checkLocal(t, v, (len(line)-i+1)/2, pos.Label(), &n)
+					if i+1 >= len(line) || !b.Legal(att, line[i]) || !b.Legal(att.Opponent(), line[i+1]) {
+						break
+					}
+					b.Play(line[i], att)
+					b.Play(line[i+1], att.Opponent())
+				}
+			}
+		}
+	}
+	t.Logf("%d lines (%d declined), %d cells passed, %d replayed; %d book puzzles", n.lines, n.declined, n.passed,
+		n.replayed, books)
+	if n.passed == 0 || n.declined == 0 || n.replayed == 0 {
+		t.Errorf("the shortcut was not exercised: %+v", n)
+	}
+}
+
+// maxBookLine bounds the known lines TestLocalLine follows, in attacker
+// moves: the check's plain VCF search grows fast with the length.
+const maxBookLine = 12
