@@ -108,6 +108,10 @@ type VCT struct {
 	// AllMoves. sharedHits counts the last search's answers from it.
 	shared     *sharedTable
 	sharedHits int64
+	// run is the last search's state: the next search takes over its
+	// scratch buffers, marks and VCF runs (newRun), so that a small problem
+	// allocates almost nothing. A VCT runs one search at a time.
+	run *vctRun
 	// sharedVCF, if set, is the attacker's VCF table that the searches of
 	// a portfolio share (in place of this searcher's own): a VCF result
 	// does not depend on the threat limit. Its generation is the
@@ -301,7 +305,8 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	if err != nil {
 		return Result{}, nil, err
 	}
-	b := pr.Board.Clone()
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
 	bu := NewBudget(ctx, lim, progress)
 	r := v.newRun(b, att, bu)
 	if lim.Depth <= 0 {
@@ -392,13 +397,25 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *Budget) *vctRun {
 	r := &vctRun{b: b, att: att, def: def, threat: max(1, v.ThreatLimit), allMoves: v.AllMoves, tt: v.pn, bu: bu,
 		renjuAtt: b.Rule() == engine.Renju && att == engine.Black,
 		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
-		mark:     make([]uint32, engine.NumCells), simulation: !v.noSimulation,
-		defVCF: !v.noDefenderVCF, defThreat: true}
-	for d := range r.dirMark {
-		r.dirMark[d] = make([]uint32, engine.NumCells)
+		simulation: !v.noSimulation, defVCF: !v.noDefenderVCF, defThreat: true}
+	if p := v.run; p != nil && p.markGen < 1<<31 {
+		// the last run's scratch, its marks read as unset from its last
+		// generation on
+		r.mark, r.dirMark, r.markGen = p.mark, p.dirMark, p.markGen
+		r.bufs, r.valBufs, r.keyBufs, r.sortKeys, r.sortOrig = p.bufs, p.valBufs, p.keyBufs, p.sortKeys, p.sortOrig
+		r.cells, r.defBuf = p.cells[:0], p.defBuf[:0]
+		r.vcf, r.dvcf = p.vcf, p.dvcf
+		r.vcf.reset(b, att, vcf, bu)
+		r.dvcf.reset(b, def, v.dvcf, bu)
+	} else {
+		r.mark = make([]uint32, engine.NumCells)
+		for d := range r.dirMark {
+			r.dirMark[d] = make([]uint32, engine.NumCells)
+		}
+		r.vcf = newVCFRun(b, att, vcf, bu)
+		r.dvcf = newVCFRun(b, def, v.dvcf, bu)
 	}
-	r.vcf = newVCFRun(b, att, vcf, bu)
-	r.dvcf = newVCFRun(b, def, v.dvcf, bu)
+	v.run = r
 	// one cached node per 16 table slots: the expensive nodes are the few
 	slots := len(v.pn.slots) / 16
 	v.defs.reset(slots)
