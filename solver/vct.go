@@ -30,10 +30,11 @@ import (
 //     (defences), counter-fours included. In renju black's forbidden replies
 //     are not moves.
 //
-// A child not yet searched starts with proof number 1 (quietPN after a quiet
-// move), plus one per rankStep places down the attacker's ordered moves
-// (and deferStep more per place from the deferFrom-th on, at threat limits
-// of deferThreat and more); without a depth limit, plus one per depthPNStep
+// A child not yet searched starts with proof number 1 after a defence,
+// fourPN after a four and quietPN after a quiet move, plus one per
+// rankStep places down the attacker's ordered moves (and deferStep more
+// per place from the deferFrom-th on, at threat limits of deferThreat and
+// more); without a depth limit, plus one per depthPNStep
 // plies below the root, so that short wins are proven before long forcing
 // lines are followed.
 //
@@ -147,6 +148,22 @@ func NewVCT(mib int) *VCT {
 // sample at 1M nodes each it solved fewer: 102, 106, 110 and 111 of 133
 // against 113 (under a depth limit of 10, 93 against 98).
 const quietPN = 3
+
+// fourPN is the initial proof number of the defender node after a four:
+// one defence, but the attacker node is reached only where its own VCF
+// search failed, so the four leads to a win only through a quiet threat
+// further down, and a four's line is not cheaper to prove than the threat
+// beside it by as much as one defence against three suggests. At 1 the
+// search followed fours first: on quintet's white_l06_1 the root's first
+// four, i4, took 1,082 of about 2,400 units of work before g4 (the win).
+// Measured 2026-11-26: quintet's quick cases 660,036 nodes at 1, 503,543
+// at 2, 459,326 at 3 (white_l12_1 362,484, 224,843, 187,094; fukumi
+// 92,153, 81,575, 69,608; white_l06_1 about 14,700 at each); lfz084's VCT
+// books at 10 s each: 510 of 531 at 1, 512 at 2 (gaofei/146, 148 and 178
+// won in 1.5-7 s; tengu/70, 8.9 s before, lost), 512 at 3 (five won, but
+// gaofei/120 lost from 3.0 s); TestVCTPuzzleBooks's sample at 3M nodes
+// 118, 119 and 118 of 133.
+const fourPN = 2
 
 // depthPNStep makes deep lines look harder: a child not yet in the table
 // starts with its proof number raised by one per depthPNStep plies (levels
@@ -306,7 +323,14 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		return Result{}, nil, err
 	}
 	b := engine.Scratch(pr.Board)
-	defer engine.Release(b)
+	released := false
+	release := func() { // before the proof's replays, which then reuse the board
+		if !released {
+			engine.Release(b)
+			released = true
+		}
+	}
+	defer release()
 	bu := NewBudget(ctx, lim, progress)
 	r := v.newRun(b, att, bu)
 	if lim.Depth <= 0 {
@@ -348,6 +372,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		if err != nil {
 			return Result{}, nil, err
 		}
+		release()
 		tree = newProof(pr, lim.Depth, r.threat, root)
 		res.Status, res.Line, res.End = StatusWin, tree.MainLine(), tree.MainEnd()
 	case dn == 0:
@@ -395,8 +420,8 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *Budget) *vctRun {
 	v.dvcf.nextGeneration()
 	def := att.Opponent()
 	r := &vctRun{b: b, att: att, def: def, threat: max(1, v.ThreatLimit), allMoves: v.AllMoves, tt: v.pn, bu: bu,
-		renjuAtt: b.Rule() == engine.Renju && att == engine.Black,
-		renjuDef: b.Rule() == engine.Renju && def == engine.Black,
+		renjuAtt:   b.Rule() == engine.Renju && att == engine.Black,
+		renjuDef:   b.Rule() == engine.Renju && def == engine.Black,
 		simulation: !v.noSimulation, defVCF: !v.noDefenderVCF, defThreat: true}
 	if p := v.run; p != nil && p.markGen < 1<<31 {
 		// the last run's scratch, its marks read as unset from its last
@@ -504,10 +529,11 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 		if e := r.tt.lookup(keys[i]); e != nil {
 			cpn, cdn = e.pn, e.dn
 		} else {
-			if or && r.b.Threat(r.att, m) < engine.ThreatFour {
-				cpn = quietPN // a threat has two or three defences, a four one
-			}
 			if or {
+				cpn = fourPN
+				if r.b.Threat(r.att, m) < engine.ThreatFour {
+					cpn = quietPN // a threat has two or three defences, a four one
+				}
 				cpn += uint32(i / rankStep)
 				if i >= deferFrom && r.threat >= deferThreat {
 					cpn += uint32((i - deferFrom + 1) * deferStep)
