@@ -708,3 +708,50 @@ func TestProofNearNodeLimit(t *testing.T) {
 		t.Errorf("no win up to the %d nodes of the unlimited search", full.Nodes)
 	}
 }
+
+// TestSingleLimit: a VCT of one threat limit (Solver.single, on the calling
+// goroutine) gives each of quintet's limit-1 cases its expected verdict at
+// that limit, with a proof that passes proof.Verify, and, solved again on
+// the same Solver (the next search takes over the last one's buffers), the
+// same answer; with a cancelled context it claims nothing.
+func TestSingleLimit(t *testing.T) {
+	s := NewSolver(64)
+	cases := 0
+	for _, p := range quintetVCT(t) {
+		if p.Puzzle.ThreatLimit != 1 || p.Puzzle.Heavy {
+			continue
+		}
+		cases++
+		s.ThreatLimit = 1
+		want := StatusWin
+		if p.Puzzle.Expect == "no-win" {
+			want = StatusNoWin
+		}
+		var first Answer
+		for run := range 2 {
+			a, err := s.Solve(context.Background(), problem(t, p), ModeVCT, Limits{Depth: p.Puzzle.Limit}, nil)
+			if err != nil || a.Status != want || a.Mode == ModeVCT && a.ThreatLimit != 1 {
+				t.Fatalf("%s run %d: %v at threat limit %d (%v), want %v at 1", p.Label(), run, a.Status, a.ThreatLimit, err, want)
+			}
+			if a.Status == StatusWin {
+				if _, err := proof.Verify(a.Proof); err != nil {
+					t.Errorf("%s: %v", p.Label(), err)
+				}
+			}
+			if run == 0 {
+				first = a
+			} else if a.Nodes != first.Nodes || !slices.Equal(a.Line, first.Line) {
+				t.Errorf("%s: again %d nodes, line %v; first %d nodes, line %v", p.Label(), a.Nodes, a.Line, first.Nodes, first.Line)
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if a, err := s.Solve(ctx, problem(t, p), ModeVCT, Limits{Depth: p.Puzzle.Limit}, nil); err != nil ||
+			a.Status == StatusWin && a.Mode == ModeVCT {
+			t.Errorf("%s cancelled: %v (%v)", p.Label(), a.Status, err)
+		}
+	}
+	if cases == 0 {
+		t.Fatal("no case of threat limit 1")
+	}
+}
