@@ -375,6 +375,19 @@ func TestVsQuintet(t *testing.T) {
 	if code != exitError || !strings.Contains(out, "no-win/win  DIFFER") {
 		t.Errorf("a differing verdict: exit %d\n%s", code, out)
 	}
+	code, out, errOut = gomoku(t, "", "bench", "vs-quintet", "--runs", "1", "--case", "^vct_", "--peer", fake("win"),
+		sample(t, "vcf_black.txt"), sample(t, "vct_black.txt"))
+	if code != exitOK || strings.Contains(out, "vcf_black ") || !strings.Contains(out, "vct_black ") ||
+		!strings.Contains(out, "1 cases: geometric mean") {
+		t.Errorf("--case ^vct_: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, bad := range []string{"nomatch", "("} {
+		code, _, errOut = gomoku(t, "", "bench", "vs-quintet", "--runs", "1", "--case", bad, "--peer", fake("win"),
+			sample(t, "vcf_black.txt"))
+		if code != exitUsage || !strings.Contains(errOut, "--case") {
+			t.Errorf("--case %q: exit %d, %s", bad, code, errOut)
+		}
+	}
 }
 
 // TestSearchParamsFlag: best --search-params applies the file's

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,7 @@ func vsQuintetCommand() *cli.Command {
 			&cli.IntFlag{Name: "runs", Value: 3, Usage: "runs of each program per case; the least time counts"},
 			&cli.IntFlag{Name: "memory", Value: 256, Usage: "this program's tables, MiB (solve --memory)"},
 			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "longest run of either program on one case"},
+			&cli.StringFlag{Name: "case", Usage: "only the cases whose name matches this regular expression (Go syntax), e.g. 'l03|vcf_'"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -50,6 +52,10 @@ func vsQuintetCommand() *cli.Command {
 			}
 			if c.Int("runs") < 1 || c.Int("memory") < 1 {
 				return usagef("--runs and --memory must be at least 1")
+			}
+			only, err := regexp.Compile(c.String("case"))
+			if err != nil {
+				return usagef("--case: %v", err)
 			}
 			out := c.App.Writer
 			peer := c.String("peer")
@@ -62,9 +68,13 @@ func vsQuintetCommand() *cli.Command {
 				return err
 			}
 			defer os.RemoveAll(tmp)
-			cases, err := quintetCases(c.Args().Slice(), tmp)
+			all, err := quintetCases(c.Args().Slice(), tmp)
 			if err != nil {
 				return err
+			}
+			cases := slices.DeleteFunc(slices.Clone(all), func(qc quintetCase) bool { return !only.MatchString(qc.name) })
+			if len(cases) == 0 {
+				return usagef("--case %q matches none of the %d cases", c.String("case"), len(all))
 			}
 			fmt.Fprintf(out, "%s, least of %d runs, each a fresh process\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), c.Int("runs"))
 			fmt.Fprintf(out, "%-32s %-8s %12s %12s %8s %12s %8s  %s\n", "case", "mode", "quintet ms", "gomoku ms", "ratio",
