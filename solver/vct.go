@@ -30,8 +30,8 @@ import (
 //     (defences), counter-fours included. In renju black's forbidden replies
 //     are not moves.
 //
-// A child not yet searched starts with proof number 1 after a defence,
-// fourPN after a four and quietPN after a quiet move, plus one per
+// A child not yet searched starts with proof number 1 after a defence or
+// a four-three, fourPN after another four and quietPN after a quiet move, plus one per
 // rankStep places down the attacker's ordered moves (and deferStep more
 // per place from the deferFrom-th on, at threat limits of deferThreat and
 // more); without a depth limit, plus one per depthPNStep
@@ -149,11 +149,12 @@ func NewVCT(mib int) *VCT {
 // against 113 (under a depth limit of 10, 93 against 98).
 const quietPN = 3
 
-// fourPN is the initial proof number of the defender node after a four:
-// one defence, but the attacker node is reached only where its own VCF
-// search failed, so the four leads to a win only through a quiet threat
+// fourPN is the initial proof number of the defender node after a plain
+// four: one defence, but the attacker node is reached only where its own
+// VCF search failed, so the four leads to a win only through a quiet threat
 // further down, and a four's line is not cheaper to prove than the threat
-// beside it by as much as one defence against three suggests. At 1 the
+// beside it by as much as one defence against three suggests. A four-three
+// keeps 1: after its block the open three is that threat already. At 1 the
 // search followed fours first: on quintet's white_l06_1 the root's first
 // four, i4, took 1,082 of about 2,400 units of work before g4 (the win).
 // Measured 2026-11-26: quintet's quick cases 660,036 nodes at 1, 503,543
@@ -162,7 +163,11 @@ const quietPN = 3
 // books at 10 s each: 510 of 531 at 1, 512 at 2 (gaofei/146, 148 and 178
 // won in 1.5-7 s; tengu/70, 8.9 s before, lost), 512 at 3 (five won, but
 // gaofei/120 lost from 3.0 s); TestVCTPuzzleBooks's sample at 3M nodes
-// 118, 119 and 118 of 133.
+// 118, 119 and 118 of 133. But fourPN 2 on four-threes too made a heavy
+// no-win slower: vct_black_long_short 2.51M -> 3.41M nodes. With the
+// four-threes at 1: 2.76M there, the quick cases 510,962 (white_l12_1
+// 229,949), the books 512 again (tengu/70 and 117 won, gaofei/146 and
+// tengu/110 lost, all near 10 s), the sample 119.
 const fourPN = 2
 
 // depthPNStep makes deep lines look harder: a child not yet in the table
@@ -531,8 +536,11 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 		} else {
 			if or {
 				cpn = fourPN
-				if r.b.Threat(r.att, m) < engine.ThreatFour {
+				switch th := r.b.Threat(r.att, m); {
+				case th < engine.ThreatFour:
 					cpn = quietPN // a threat has two or three defences, a four one
+				case th >= engine.ThreatFourThree:
+					cpn = 1
 				}
 				cpn += uint32(i / rankStep)
 				if i >= deferFrom && r.threat >= deferThreat {
