@@ -404,22 +404,26 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 			return a, nil
 		}
 	}
+	var a Answer
+	var err error
 	if len(queue) == 1 {
-		return s.single(ctx, pr, queue[0], lim, progress)
+		// one limit left: on the calling goroutine, without the side-by-side
+		// searches' goroutine, channels and contexts, which in a fresh
+		// process cost more than a small problem's search (quintet's
+		// vct_counter, threat limit 1, 75 nodes: 0.36 ms cold against 0.25)
+		a, err = s.alone(ctx, pr, queue[0], slots, lim, progress)
+	} else {
+		a, err = s.runPortfolio(ctx, pr, tmax, queue, slots, lim, progress)
 	}
-	a, err := s.runPortfolio(ctx, pr, tmax, queue, slots, lim, progress)
 	a.Nodes += passNodes
 	return a, err
 }
 
-// single is portfolio with one threat limit t and nothing to widen to: the
-// search runs on the calling goroutine, without the side-by-side searches'
-// goroutine, channels and contexts. In a fresh process those cost more
-// than a small problem's search (quintet's vct_counter, threat limit 1, 75
-// nodes: 0.36 ms cold, of which the new goroutine's stack growth and the
-// runtime's first allocations were most).
-func (s *Solver) single(ctx context.Context, pr Problem, t int, lim Limits, progress ProgressFunc) (Answer, error) {
-	v := s.vct(1, 1)
+// alone runs the VCT of threat limit t on the calling goroutine, on the
+// first slot's searcher of a portfolio of slots (its tables kept), sharing
+// nothing with other searches.
+func (s *Solver) alone(ctx context.Context, pr Problem, t, slots int, lim Limits, progress ProgressFunc) (Answer, error) {
+	v := s.vct(1, slots)
 	v.ThreatLimit, v.AllMoves = t, false
 	v.proven, v.shared, v.sharedVCF = nil, nil, nil
 	res, proof, err := v.Prove(ctx, pr, lim, progress)
@@ -444,20 +448,16 @@ func (s *Solver) quickPass(ctx context.Context, pr Problem, tmax int, widen bool
 	if !widen {
 		t = tmax
 	}
-	v := s.vct(1, slots)
-	v.ThreatLimit, v.AllMoves = t, false
-	v.proven, v.shared, v.sharedVCF = nil, nil, nil
 	quick := lim
 	quick.Nodes = quickPassNodes
 	if lim.Nodes > 0 {
 		quick.Nodes = min(lim.Nodes, quickPassNodes)
 	}
-	res, proof, err := v.Prove(ctx, pr, quick, nil)
+	a, err := s.alone(ctx, pr, t, slots, quick, nil)
 	if err != nil {
 		return Answer{}, true, err
 	}
-	a := Answer{Result: res, Proof: proof, Mode: ModeVCT, ThreatLimit: t}
-	return a, res.Status == StatusWin || res.Status == StatusNoWin && !widen && t >= tmax, nil
+	return a, a.Status == StatusWin || a.Status == StatusNoWin && !widen && t >= tmax, nil
 }
 
 // runPortfolio is portfolio after its quick pass: the limits of queue on

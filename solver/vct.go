@@ -328,14 +328,6 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		return Result{}, nil, err
 	}
 	b := engine.Scratch(pr.Board)
-	released := false
-	release := func() { // before the proof's replays, which then reuse the board
-		if !released {
-			engine.Release(b)
-			released = true
-		}
-	}
-	defer release()
 	bu := NewBudget(ctx, lim, progress)
 	r := v.newRun(b, att, bu)
 	if lim.Depth <= 0 {
@@ -346,10 +338,9 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		depth = maxVCTDepth
 	}
 	pn, dn := r.mid(true, depth, pnInf, pnInf)
-	res := Result{Nodes: r.vcf.nodes}
-	var tree *proof.Tree
-	switch {
-	case pn == 0:
+	var root *proof.Node
+	var extractErr error
+	if pn == 0 {
 		// The root is proven; building the proof may re-prove subtrees
 		// whose table entries were overwritten. That gets a budget as large
 		// as the search's own again (nodes and time), so a win found near
@@ -360,24 +351,27 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		}
 		r.stop, r.vcf.stop = false, false
 		r.bu = NewBudget(ctx, lim, nil)
-		searched := r.vcf.nodes
 		if lim.Nodes > 0 {
-			r.bu.maxNodes = searched + lim.Nodes
+			r.bu.maxNodes = r.vcf.nodes + lim.Nodes
 		}
 		r.vcf.setBudget(r.bu)
 		r.dvcf.setBudget(r.bu)
-		root, err := r.extract(depth)
-		if r.stop || r.vcf.stop || ctx.Err() != nil {
-			res.Status, res.Stopped = StatusUnknown, r.bu.stopped
-			if res.Stopped == "" {
-				res.Stopped = "cancelled"
-			}
-			break
+		root, extractErr = r.extract(depth)
+	}
+	// the board goes back before the proof's replays, which take it again
+	engine.Release(b)
+	res := Result{Nodes: r.vcf.nodes}
+	var tree *proof.Tree
+	switch {
+	case pn == 0 && (r.stop || r.vcf.stop || ctx.Err() != nil):
+		res.Status, res.Stopped = StatusUnknown, r.bu.stopped
+		if res.Stopped == "" {
+			res.Stopped = "cancelled"
 		}
-		if err != nil {
-			return Result{}, nil, err
+	case pn == 0:
+		if extractErr != nil {
+			return Result{}, nil, extractErr
 		}
-		release()
 		tree = newProof(pr, lim.Depth, r.threat, root)
 		res.Status, res.Line, res.End = StatusWin, tree.MainLine(), tree.MainEnd()
 	case dn == 0:

@@ -68,13 +68,13 @@ func vsQuintetCommand() *cli.Command {
 				return err
 			}
 			defer os.RemoveAll(tmp)
-			all, err := quintetCases(c.Args().Slice(), tmp)
+			cases, err := quintetCases(c.Args().Slice(), tmp)
 			if err != nil {
 				return err
 			}
-			cases := slices.DeleteFunc(slices.Clone(all), func(qc quintetCase) bool { return !only.MatchString(qc.name) })
-			if len(cases) == 0 {
-				return usagef("--case %q matches none of the %d cases", c.String("case"), len(all))
+			n := len(cases)
+			if cases = slices.DeleteFunc(cases, func(qc quintetCase) bool { return !only.MatchString(qc.name) }); len(cases) == 0 {
+				return usagef("--case %q matches none of the %d cases", c.String("case"), n)
 			}
 			fmt.Fprintf(out, "%s, least of %d runs, each a fresh process\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), c.Int("runs"))
 			fmt.Fprintf(out, "%-32s %-8s %12s %12s %8s %12s %8s  %s\n", "case", "mode", "quintet ms", "gomoku ms", "ratio",

@@ -439,7 +439,7 @@ func (v *proofChecker) localLine(rev []engine.Point) bool {
 	blackDef := b.Rule() == engine.Renju && v.def == engine.Black
 	blocks := v.blocks[:0]
 	played, ended := 0, false
-	for i := len(rev) - 1; i >= 0 && !ended; i -= 2 {
+	for i := len(rev) - 1; i >= 0; i -= 2 {
 		m := rev[i]
 		if b.At(m) != engine.Empty || !b.Legal(v.att, m) || b.Count(v.def, engine.FivePoints) > 1 ||
 			blackAtt && b.ForbiddenCandidate(m) {
