@@ -488,7 +488,7 @@ func TestBlockCuts(t *testing.T) {
 		if pr.ToMove == att {
 			check("as given")
 		}
-		for _, m := range v.newRun(b, att, bu).threatCandidates(nil) {
+		for _, m := range v.newRun(b, att, bu).threatCandidates(nil, v.ThreatLimit) {
 			if b.Threat(att, m) >= engine.ThreatFour {
 				continue
 			}

@@ -547,8 +547,9 @@ func TestVCTPuzzleBooks(t *testing.T) {
 	}
 }
 
-// TestThreatCandidatesComplete searches quintet's VCT cases and a sample of
-// lfz084's VCT books at threat limits 2 and 3 and, at every attacker node,
+// TestThreatCandidatesComplete searches quintet's VCT cases (under their
+// depth limits) and a sample of lfz084's VCT books at threat limits 2 and 3
+// and, at every attacker node,
 // plays every legal attacker move outside threatCandidates and looks for a
 // VCF of at most the threat limit: there must be none, except where the
 // VCF's line, replayed without the move, has a black move that is forbidden
@@ -590,7 +591,11 @@ func TestThreatCandidatesComplete(t *testing.T) {
 		for _, th := range []int{2, 3} {
 			v := NewVCT(16)
 			v.ThreatLimit = th
-			if _, _, err := v.Prove(context.Background(), problem(t, p), Limits{Nodes: 3000}, nil); err != nil {
+			lim := Limits{Nodes: 3000}
+			if p.Puzzle != nil && p.Puzzle.Limit < 255 {
+				lim.Depth = p.Puzzle.Limit // near it, the candidates of a smaller limit
+			}
+			if _, _, err := v.Prove(context.Background(), problem(t, p), lim, nil); err != nil {
 				t.Fatalf("%s: %v", p.Label(), err)
 			}
 			for _, f := range failures {
