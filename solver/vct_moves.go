@@ -32,10 +32,13 @@ func (r *vctRun) attacks(d int) []engine.Point {
 		r.defThreat = state == orDefenderVCF
 		return moves
 	}
-	cands := r.threatCandidates(r.buf(r.ply), min(r.threat, max(1, d-1)))
+	// a quiet move's threat must be a VCF of at most k moves (its defender
+	// node, with d-1 moves left, asks no more)
+	k := min(r.threat, max(1, d-1))
+	cands := r.threatCandidates(r.buf(r.ply), k)
 	r.bufs[r.ply] = cands
 	if candidateCheck != nil && d-1 >= 1 {
-		candidateCheck(r, min(r.threat, d-1), cands)
+		candidateCheck(r, k, cands)
 	}
 	// If the defender has a VCF, a quiet move must stop it: the moves that
 	// cannot (not marked by markStoppers for its line, seen from the
@@ -133,9 +136,10 @@ var candidateCheck func(r *vctRun, k int, cands []engine.Point)
 // smaller threat limit hold. On quintet's cases, which have depth limits,
 // that took l17_1 from 891,317 to 781,343 nodes (0.72 to 0.58 s), fukumi
 // from 81,093 to 78,215 (89 to 60 ms) and all 32 VCT cases from 7.20M to
-// 7.04M nodes; vct_black_long_short grew from 2.28M to 2.37M (2026-11-26). It relies on the node's own VCF search having
-// failed (expand runs it first): then a VCF after the move must need the
-// move, in one of two ways.
+// 7.04M nodes; vct_black_long_short grew from 2.28M to 2.37M (2026-11-26).
+//
+// It relies on the node's own VCF search having failed (expand runs it
+// first): then a VCF after the move must need the move, in one of two ways.
 //
 // The move is one of the four stones of a window of one of the VCF's fours.
 // Along that line the move then reaches at least:

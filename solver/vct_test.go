@@ -549,9 +549,9 @@ func TestVCTPuzzleBooks(t *testing.T) {
 
 // TestThreatCandidatesComplete searches quintet's VCT cases (under their
 // depth limits) and a sample of lfz084's VCT books at threat limits 2 and 3
-// and, at every attacker node,
-// plays every legal attacker move outside threatCandidates and looks for a
-// VCF of at most the threat limit: there must be none, except where the
+// and, at every attacker node, plays every legal attacker move outside
+// threatCandidates and looks for a VCF of at most the node's threat limit
+// (min(limit, moves left - 1)): there must be none, except where the
 // VCF's line, replayed without the move, has a black move that is forbidden
 // there (the renju case threatCandidates documents as not covered).
 func TestThreatCandidatesComplete(t *testing.T) {
