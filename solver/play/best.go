@@ -150,23 +150,31 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	}
 	rest := lim
 	if threat.Status != solver.StatusWin {
-		return searchVerified(ctx, s, b, c, searcher, lim, sh, multipv, progress, start)
+		return searchVerified(ctx, s, b, c, searcher, lim, sh, multipv, nil, progress, start)
 	}
-	proven, unproven, checked, err := defences(ctx, s, b, c, lim, sh, start)
+	proven, unproven, checked, err := defences(ctx, s, b, c, &threat, lim, sh, start)
 	if err != nil {
 		return Report{}, err
+	}
+	if len(proven) == 0 && len(unproven) > 0 {
+		// no defence proven: the search's choice among the unproven ones is
+		// checked against the opponent's VCT, as a choice with no threat
+		// against it is, with the time the checks left
+		rep, err := searchVerified(ctx, s, b, c, searcher, lim, sh, multipv, unproven, progress, start)
+		if err != nil {
+			return Report{}, err
+		}
+		rep.Kind, rep.Win, rep.Checked, rep.Unproven = KindDefend, &threat, checked+rep.Checked, unproven
+		return rep, nil
 	}
 	rep := Report{Kind: KindDefend, Win: &threat, Checked: checked, Refutations: len(proven),
 		Unproven: unproven}
 	if lim.Time > 0 {
 		rest.Time = max(lim.Time-time.Since(start), time.Millisecond)
 	}
-	// the proven defences if there are any, else the unproven ones
+	// the proven defences if there are any
 	defences, k := proven, len(proven)
-	switch {
-	case len(proven) == 0 && len(unproven) > 0:
-		defences, k = unproven, multipv
-	case len(proven) == 0:
+	if len(proven) == 0 {
 		rep.Kind, k = KindLost, multipv
 	}
 	sr, err := searcher.Search(ctx, b, c, rest, k, defences, progress)
@@ -184,9 +192,10 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 // left out and the search runs again on the other moves with the time
 // left, up to bestMaxRefuted times; a move the check cannot refute is
 // played (the opponent's win was not found, not disproved). Time the check
-// leaves unused goes to a further search (extend).
+// leaves unused goes to a further search (extend). only, when not nil,
+// restricts the moves searched (Best's unproven defences).
 func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher,
-	lim solver.Limits, sh bestShares, multipv int, progress solver.ProgressFunc, start time.Time) (Report, error) {
+	lim solver.Limits, sh bestShares, multipv int, only []engine.Point, progress solver.ProgressFunc, start time.Time) (Report, error) {
 	deadline := time.Time{}
 	if lim.Time > 0 {
 		deadline = start.Add(lim.Time)
@@ -196,7 +205,7 @@ func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c en
 		rest.Time = max(lim.Time-time.Since(start)-time.Duration(float64(lim.Time)*sh.verify), time.Millisecond)
 	}
 	var excluded []engine.Point
-	var rootMoves []engine.Point
+	rootMoves := slices.Clone(only)
 	var rep Report
 	bb := b.Clone()
 	for round := 0; ; round++ {
@@ -315,16 +324,21 @@ func opponentAfter(ctx context.Context, s *solver.Solver, b *engine.Board, c eng
 	return a.Status, nil
 }
 
-// defences checks c's candidate moves against the opponent's VCT: a move
-// after which the opponent's VCT is disproved is a proven defence; one
-// whose check ran out of budget an unproven one; one after which the
-// opponent still wins is dropped. The candidates are checked best first by
-// H, in two passes sharing the defence share of the time: a quick one that
-// drops most losing moves (wins are found fast), then one that gives the
-// unresolved moves the rest. It returns the proven and the unproven
+// defences checks c's candidate moves against the opponent's VCT, threat
+// (the opponent's win with c passing, its proof checked): a move after
+// which the opponent's VCT is disproved is a proven defence; one whose
+// check ran out of budget an unproven one; one after which the opponent
+// still wins is dropped. When the threat is a VCF, the candidates that
+// cannot stop its line (solver.Stoppers) are dropped unchecked: the line
+// still wins after them. The rest are checked in two passes sharing the
+// defence share of the time: a quick one that drops most losing moves
+// (wins are found fast), then one that gives the unresolved moves the
+// rest; within each, the moves of the threat's proof tree (the cells its
+// attacker and defender moves take) come first, the likeliest to break
+// it, each group best first by H. It returns the proven and the unproven
 // defences and the number of moves checked.
-func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, lim solver.Limits, sh bestShares, start time.Time) (
-	proven, unproven []engine.Point, checked int, err error) {
+func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, threat *solver.Answer, lim solver.Limits,
+	sh bestShares, start time.Time) (proven, unproven []engine.Point, checked int, err error) {
 	o := c.Opponent()
 	cands := candidates(b, c, nil, make([]bool, engine.NumCells))
 	switch b.Count(o, engine.FivePoints) {
@@ -335,11 +349,28 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 	default:
 		return nil, nil, 0, nil
 	}
+	if threat.Mode == solver.ModeVCF && len(threat.Line) > 0 {
+		if stop, all := solver.Stoppers(b, o, threat.Line); !all {
+			cands = slices.DeleteFunc(cands, func(p engine.Point) bool { return !slices.Contains(stop, p) })
+		}
+	}
+	inTree := make([]bool, engine.NumCells)
+	if threat.Proof != nil {
+		markTree(threat.Proof.Root, inTree)
+	}
 	hs := make(map[engine.Point]int32, len(cands))
 	for _, p := range cands {
 		hs[p] = heuristic(b, c, p)
 	}
-	slices.SortStableFunc(cands, func(x, y engine.Point) int { return int(hs[y] - hs[x]) })
+	slices.SortStableFunc(cands, func(x, y engine.Point) int {
+		if inTree[x] != inTree[y] {
+			if inTree[x] {
+				return -1
+			}
+			return 1
+		}
+		return int(hs[y] - hs[x])
+	})
 	var end time.Time
 	if lim.Time > 0 {
 		end = start.Add(time.Duration(float64(lim.Time) * (sh.win + sh.threat + sh.defence)))
@@ -389,4 +420,17 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 		open = next
 	}
 	return proven, open, checked, nil
+}
+
+// markTree sets in[p] for every cell p that a move of the proof tree below
+// n takes, the attacker's and the defender's.
+func markTree(n *proof.Node, in []bool) {
+	if n == nil {
+		return
+	}
+	in[n.Move] = true
+	for _, d := range n.Defences {
+		in[d.Move] = true
+		markTree(d.Answer, in)
+	}
 }
