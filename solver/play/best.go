@@ -55,8 +55,9 @@ type Report struct {
 	// SearchTime is the time of the tree search alone (Elapsed is all of
 	// Best's).
 	SearchTime time.Duration
-	// Refuted are the search's choices (KindSearch) that the check found
-	// the opponent wins against, by VCF or VCT, and that were left out.
+	// Refuted are the search's choices (KindSearch, or KindDefend among
+	// unproven defences) that the check found the opponent wins against,
+	// by VCF or VCT, and that were left out.
 	Refuted []engine.Point
 	SearchReport
 }
