@@ -102,7 +102,8 @@ const bestCheckNodes = 2_000_000
 //     move of c is checked by letting the opponent search again after it;
 //     the moves after which the opponent's win is disproved are the
 //     defences, ranked by searcher restricted to them (when none is
-//     disproved in time, the moves not shown to lose stand in);
+//     disproved in time, the moves not shown to lose stand in, and the
+//     search's choice among them is checked as in step 3);
 //  3. else searcher reports the multipv best moves.
 //
 // lim.Time is shared out (sharesFor); without one each check is
