@@ -358,7 +358,15 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		r.dvcf.setBudget(r.bu)
 		root, extractErr = r.extract(depth)
 	}
-	// the board goes back before the proof's replays, which take it again
+	// the main line's end, read on the search's board (at the root again)
+	// rather than on a second one set up from the proof
+	var line []engine.Point
+	end := proof.EndNone
+	if pn == 0 && extractErr == nil && root != nil {
+		line = (&proof.Tree{Root: root}).MainLine()
+		end = proof.LineEnd(b, att, line)
+	}
+	// the board goes back before the proof's check, which takes it again
 	engine.Release(b)
 	res := Result{Nodes: r.vcf.nodes}
 	var tree *proof.Tree
@@ -373,7 +381,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 			return Result{}, nil, extractErr
 		}
 		tree = newProof(pr, lim.Depth, r.threat, root)
-		res.Status, res.Line, res.End = StatusWin, tree.MainLine(), tree.MainEnd()
+		res.Status, res.Line, res.End = StatusWin, line, end
 	case dn == 0:
 		res.Status = StatusNoWin
 		res.Proven = Limits{Depth: depth, Nodes: lim.Nodes, Time: lim.Time}

@@ -162,16 +162,28 @@ func (p *Tree) MainEnd() End {
 		return EndNone
 	}
 	defer engine.Release(b)
-	line := p.MainLine()
+	return LineEnd(b, p.Attacker, p.MainLine())
+}
+
+// LineEnd plays line on b (attacker first, moves alternating; b as the
+// proof's position stands, the moves legal), says how it ends as MainEnd
+// does, and takes the moves back. A search that still holds its board at
+// the root reads its proof's end here without setting up a second board.
+func LineEnd(b *engine.Board, attacker engine.Color, line []engine.Point) End {
 	for i, m := range line {
-		c := p.Attacker
+		c := attacker
 		if i%2 == 1 {
 			c = c.Opponent()
 		}
 		b.Play(m, c)
 	}
-	def := p.Attacker.Opponent()
-	switch fives := b.Points(p.Attacker, engine.FivePoints, nil); {
+	defer func() {
+		for range line {
+			b.Undo()
+		}
+	}()
+	def := attacker.Opponent()
+	switch fives := b.Points(attacker, engine.FivePoints, nil); {
 	case b.LastMoveWon():
 		return EndFive
 	case len(fives) >= 2:
