@@ -25,6 +25,9 @@
 //     dfpn_table.go holds its proof-number table; share.go the table of
 //     solved nodes that searches at different threat limits share (the
 //     limits nest; lockless entries after Hyatt and Mann).
+//   - stoppers.go: Stoppers, the cells where the defender may stop a VCF
+//     line (the VCT's exact-defence rule, for the best-move search's
+//     defences against a threatened VCF).
 //   - extract.go: the proof tree of a VCT win, extracted from the df-pn
 //     table (proof.Tree), re-proving subtrees whose entries were lost.
 //   - solve.go: Solver, which runs the modes (VCF; VCF then VCT with

@@ -7,8 +7,8 @@
 // What is implemented, and where:
 //   - proof.go: Tree, Node and Defence, a proof tree (every attacker move
 //     and, under it, every defence that matters with the answer to it);
-//     its size, main line, required depth and the "gomoku-proof" JSON form
-//     (MarshalJSON, UnmarshalJSON).
+//     its size, main line and how it ends (MainEnd, LineEnd), required
+//     depth and the "gomoku-proof" JSON form (MarshalJSON, UnmarshalJSON).
 //   - check.go: Verify, the independent re-walk of a proof tree on a fresh
 //     board, with its own plain depth-first VCF search (Allis 1994, ch. 4)
 //     for the threats of the defences the proof does not list.
