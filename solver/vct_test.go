@@ -78,6 +78,11 @@ func TestQuintetVCT(t *testing.T) {
 		if !slices.Equal(back.MainLine(), res.Line) {
 			t.Errorf("%s: main line changed through JSON", p.Label())
 		}
+		// the end read on the search's board (proof.LineEnd) is the one
+		// the proof's own board gives
+		if end := back.MainEnd(); end != res.End || end == proof.EndNone {
+			t.Errorf("%s: the result ends %v, its proof's main line %v", p.Label(), res.End, end)
+		}
 		if !p.Puzzle.Heavy && !strings.Contains(p.Label(), "long") {
 			back.Limit = back.RequiredDepth()
 			if _, err := proof.Verify(&back); err != nil {
