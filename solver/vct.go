@@ -363,7 +363,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	var line []engine.Point
 	end := proof.EndNone
 	if pn == 0 && extractErr == nil && root != nil {
-		line = (&proof.Tree{Root: root}).MainLine()
+		line = root.MainLine()
 		end = proof.LineEnd(b, att, line)
 	}
 	// the board goes back before the proof's check, which takes it again

@@ -167,6 +167,9 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 			return Report{}, err
 		}
 		rep.Kind, rep.Win, rep.Checked, rep.Unproven = KindDefend, &threat, checked+rep.Checked, unproven
+		if len(rep.Refuted) == len(unproven) {
+			rep.Kind = KindLost // every one of them refuted by its check
+		}
 		return rep, nil
 	}
 	rep := Report{Kind: KindDefend, Win: &threat, Checked: checked, Refutations: len(proven),
@@ -352,9 +355,8 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 		return nil, nil, 0, nil
 	}
 	if threat.Mode == solver.ModeVCF && len(threat.Line) > 0 {
-		if stop, all := solver.Stoppers(b, o, threat.Line); !all {
-			cands = slices.DeleteFunc(cands, func(p engine.Point) bool { return !slices.Contains(stop, p) })
-		}
+		stop := solver.Stoppers(b, o, threat.Line)
+		cands = slices.DeleteFunc(cands, func(p engine.Point) bool { return !slices.Contains(stop, p) })
 	}
 	inTree := make([]bool, engine.NumCells)
 	if threat.Proof != nil {

@@ -94,9 +94,12 @@ func (p *Tree) RequiredDepth() int {
 // MainLine returns the principal variation of the proof: from the root, each
 // attacker move and the defence that holds out longest (the largest
 // subtree), until the win.
-func (p *Tree) MainLine() []engine.Point {
+func (p *Tree) MainLine() []engine.Point { return p.Root.MainLine() }
+
+// MainLine is Tree.MainLine of the subtree of n (nil for a nil node).
+func (n *Node) MainLine() []engine.Point {
 	var line []engine.Point
-	for n := p.Root; n != nil; {
+	for n != nil {
 		line = append(line, n.Move)
 		var next *Defence
 		for i := range n.Defences {
