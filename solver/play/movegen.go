@@ -153,10 +153,16 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 }
 
 // threatReach marks the cells that can stop o's threats of a straight
-// four or a four-three: a move changes the patterns of a threat cell only
-// from the cell itself or from within five steps along one of its lines,
-// and must do so for every threat cell. The marks are in the thread's
-// scratch array, valid until the next call.
+// four or a four-three, and must do so for every threat cell: the cell
+// itself, and the cells within five steps of it along the lines on which
+// o's pattern there is an open three or better. A threat cell's class
+// comes from those lines alone (engine's combine: a straight four or two
+// fours, or a four and an open three), and a stone off a line leaves that
+// line's pattern as it is, so a move elsewhere leaves the threat standing.
+// (Under renju a white stone can make one of black's threes real where it
+// was not, never the other way, so it cannot take away a four-three
+// either.) The marks are in the thread's scratch array, valid until the
+// next call.
 func (t *abThread) threatReach(o engine.Color) *[engine.NumCells]bool {
 	b := t.e.B
 	var buf [64]engine.Point
@@ -168,7 +174,10 @@ func (t *abThread) threatReach(o engine.Color) *[engine.NumCells]bool {
 		}
 		threats++
 		count[q]++
-		for _, d := range engine.Dirs {
+		for i, d := range engine.Dirs {
+			if b.LinePattern(o, q, engine.Direction(i)) < engine.FlexThree {
+				continue
+			}
 			for k := 1; k <= engine.Pad; k++ {
 				for _, s := range [2]int{1, -1} {
 					r := (int(q) + s*k*d) & (engine.NumCells - 1)
@@ -195,23 +204,38 @@ func moveScore(e *Eval, c engine.Color, p engine.Point) int32 {
 }
 
 // stopsVCF reports whether c's move p leaves the opponent no VCF (found
-// within the VCFDefNodes budget).
+// within the VCFDefNodes budget). The move is played on the board alone:
+// the evaluation's sums are not needed, and the board comes back as it was.
 func (t *abThread) stopsVCF(c engine.Color, p engine.Point) bool {
 	t.nodes++
-	t.e.Play(p, c)
-	_, won := t.vcf.Win(t.e.B, c.Opponent(), t.a.Params.VCFDefNodes)
+	b := t.e.B
+	b.Play(p, c)
+	_, won := t.vcf.Win(b, c.Opponent(), t.a.Params.VCFDefNodes)
 	t.nodes += t.vcf.Nodes()
-	t.e.Undo()
+	b.Undo()
 	return !won
 }
 
 // stops reports whether c's move p leaves the opponent no straight four or
-// four-three to make (the threats of a win in two), checked by playing it.
+// four-three to make (the threats of a win in two), checked by playing it
+// on the board alone (the evaluation's sums, which Eval.Play would update
+// at about the cost of the board's own update, are not needed): such a
+// cell is one of the opponent's four-points.
 func (t *abThread) stops(c engine.Color, p engine.Point) bool {
 	o := c.Opponent()
 	t.nodes++
-	t.e.Play(p, c)
-	ok := t.e.Counts(o, engine.ThreatStraightFour)+t.e.Counts(o, engine.ThreatFourThree) == 0
-	t.e.Undo()
+	b := t.e.B
+	b.Play(p, c)
+	ok := true
+	if b.Count(o, engine.FourPoints) > 0 {
+		t.fours = b.Points(o, engine.FourPoints, t.fours[:0])
+		for _, q := range t.fours {
+			if th := b.Threat(o, q); th == engine.ThreatStraightFour || th == engine.ThreatFourThree {
+				ok = false
+				break
+			}
+		}
+	}
+	b.Undo()
 	return ok
 }
