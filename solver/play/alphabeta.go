@@ -145,9 +145,11 @@ type abThread struct {
 	pvLen   [MaxPly]int
 }
 
-// scoredMove is a move with its ordering score.
+// scoredMove is a move with its ordering score, and the checks it must
+// still pass before it is searched (genMoves's checkStops, checkVCF).
 type scoredMove struct {
 	p     engine.Point
+	check uint8
 	score int32
 }
 
@@ -555,8 +557,13 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	if n := b.Stones(); n > 0 {
 		last, _ = b.Move(n - 1)
 	}
-	for i := range limit {
-		m := pickMove(moves, i)
+	i := 0 // the move's place among those that passed their checks
+	for j := range limit {
+		m := pickMove(moves, j)
+		if m.check != checkNone && !t.verified(c, m) {
+			continue
+		}
+		i++
 		quiet := t.quiet(c, m.p) && !threatened
 		if quiet && bestScore > -WinScore+MaxPly && !pv {
 			quietSeen++
@@ -570,12 +577,12 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		}
 		t.play(m.p, c)
 		var s int32
-		if i == 0 {
+		if i == 1 {
 			s = -t.search(lmr, depth-1, -beta, -alpha, ply+1, pv)
 		} else {
 			r := 0
 			if quiet && depth >= 3 {
-				r = int(lmr[min(depth, 63)][min(i, 63)])
+				r = int(lmr[min(depth, 63)][min(i-1, 63)])
 				if pv {
 					r = max(0, r-1)
 				}
@@ -605,6 +612,9 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 				}
 			}
 		}
+	}
+	if i == 0 {
+		return -(WinScore - int32(ply) - 2) // no move stops the threat
 	}
 	if bestMove == engine.NoPoint { // everything pruned
 		return static

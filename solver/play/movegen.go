@@ -72,10 +72,14 @@ var (
 // thread's buffer for the ply; sorted best first when sorted is true, else
 // in board order for pickMove. With vcfThreat, the opponent's VCF line is
 // marked in defMark and only the side's fours and the marked cells that
-// stop the VCF (stopsVCF) are kept. Facing a threat
-// of a straight four or a four-three (the opponent wins in two unless
-// stopped), only the moves that stop it and the side's own fours are
-// returned; a position with no defence returns no move.
+// stop the VCF (stopsVCF) are kept. Facing a threat of a straight four or
+// a four-three (the opponent wins in two unless stopped), only the moves
+// that stop it and the side's own fours are kept. A kept quiet move is
+// checked (stops, stopsVCF) at once when sorted is true; otherwise it is
+// returned with its check pending (scoredMove.check), for the search to
+// run when it reaches the move (verified): most nodes cut off after their
+// first moves, and the checks are the costly part of such a node. A
+// position with no candidate returns no move.
 func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool) []scoredMove {
 	e := t.e
 	b := e.B
@@ -115,11 +119,24 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 			if thC == engine.ThreatForbidden || !b.Legal(c, p) {
 				continue
 			}
-			if threatened && thC < engine.ThreatFour && (!reach[p] || !t.stops(c, p)) {
-				continue
+			check := checkNone
+			if threatened && thC < engine.ThreatFour {
+				if !reach[p] {
+					continue
+				}
+				check = checkStops
 			}
-			if vcfThreat && thC < engine.ThreatFour && (t.defMark[p] != t.defGen || !t.stopsVCF(c, p)) {
-				continue
+			if vcfThreat && thC < engine.ThreatFour {
+				if t.defMark[p] != t.defGen {
+					continue
+				}
+				check |= checkVCF
+			}
+			if sorted && check != checkNone {
+				if !t.verified(c, scoredMove{p: p, check: check}) {
+					continue
+				}
+				check = checkNone
 			}
 			st := b.State(p)
 			s := attackOrder[thC] + defenceOrder[thO] + tc.Move[codeOf[st.Patterns(c)]] + to.Wait[codeOf[st.Patterns(o)]]/2 +
@@ -132,7 +149,7 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 			case counter:
 				s += orderCounter
 			}
-			buf = append(buf, scoredMove{p: p, score: s})
+			buf = append(buf, scoredMove{p: p, score: s, check: check})
 		}
 	}
 	if !sorted {
@@ -201,6 +218,22 @@ func moveScore(e *Eval, c engine.Color, p engine.Point) int32 {
 	st := b.State(p)
 	return attackOrder[b.Threat(c, p)] + defenceOrder[b.Threat(o, p)] + e.t[(c-1)&1].Move[codeOf[st.Patterns(c)]] +
 		e.t[(o-1)&1].Wait[codeOf[st.Patterns(o)]]/2
+}
+
+// The checks a move of genMoves may have pending (scoredMove.check).
+const (
+	checkNone  uint8 = 0
+	checkStops uint8 = 1 << iota // stops: it must leave no straight four or four-three
+	checkVCF                     // stopsVCF: it must leave no VCF
+)
+
+// verified runs m's pending checks for c and reports whether it passes
+// them all.
+func (t *abThread) verified(c engine.Color, m scoredMove) bool {
+	if m.check&checkStops != 0 && !t.stops(c, m.p) {
+		return false
+	}
+	return m.check&checkVCF == 0 || t.stopsVCF(c, m.p)
 }
 
 // stopsVCF reports whether c's move p leaves the opponent no VCF (found
