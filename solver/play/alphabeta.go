@@ -136,7 +136,7 @@ type abThread struct {
 	counter [2][engine.NumCells]engine.Point
 	moves   [MaxPly][]scoredMove
 	near    [engine.NumCells]uint8 // stones within reach of each cell (movegen.go)
-	reach   [engine.NumCells]bool  // threatReach's scratch
+	reach   reachMarks             // threatReach's scratch
 	fours   []engine.Point         // stops's scratch
 	vcf     *solver.VCFProbe
 	defMark [engine.NumCells]uint32 // cells of the opponent's VCF line, stamped defGen

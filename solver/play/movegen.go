@@ -93,7 +93,7 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 		return buf
 	}
 	threatened := e.Counts(o, engine.ThreatStraightFour)+e.Counts(o, engine.ThreatFourThree) > 0
-	var reach *[engine.NumCells]bool
+	var reach *reachMarks
 	if threatened {
 		reach = t.threatReach(o)
 	}
@@ -121,7 +121,7 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 			}
 			check := checkNone
 			if threatened && thC < engine.ThreatFour {
-				if !reach[p] {
+				if !reach.has(p) {
 					continue
 				}
 				check = checkStops
@@ -180,33 +180,58 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 // was not, never the other way, so it cannot take away a four-three
 // either.) The marks are in the thread's scratch array, valid until the
 // next call.
-func (t *abThread) threatReach(o engine.Color) *[engine.NumCells]bool {
+func (t *abThread) threatReach(o engine.Color) *reachMarks {
 	b := t.e.B
+	r := &t.reach
+	r.clear()
 	var buf [64]engine.Point
-	var count [engine.NumCells]uint8
-	threats := 0
 	for _, q := range b.Points(o, engine.FourPoints, buf[:0]) {
 		if th := b.Threat(o, q); th != engine.ThreatStraightFour && th != engine.ThreatFourThree {
 			continue
 		}
-		threats++
-		count[q]++
+		r.threats++
+		r.mark(q)
 		for i, d := range engine.Dirs {
 			if b.LinePattern(o, q, engine.Direction(i)) < engine.FlexThree {
 				continue
 			}
 			for k := 1; k <= engine.Pad; k++ {
-				for _, s := range [2]int{1, -1} {
-					r := (int(q) + s*k*d) & (engine.NumCells - 1)
-					count[r]++
-				}
+				r.mark(engine.Point(int(q)+k*d) & (engine.NumCells - 1))
+				r.mark(engine.Point(int(q)-k*d) & (engine.NumCells - 1))
 			}
 		}
 	}
-	for i := range t.reach {
-		t.reach[i] = threats > 0 && int(count[i]) >= threats
+	return r
+}
+
+// reachMarks counts, per cell, the threat cells whose reach holds it
+// (threatReach); only the cells marked are ever non-zero, so clearing
+// costs what marking did.
+type reachMarks struct {
+	count   [engine.NumCells]uint8
+	touched []engine.Point
+	threats int
+}
+
+// mark counts one more threat cell reaching p.
+func (r *reachMarks) mark(p engine.Point) {
+	if r.count[p] == 0 {
+		r.touched = append(r.touched, p)
 	}
-	return &t.reach
+	r.count[p]++
+}
+
+// has reports whether p is in the reach of every threat cell.
+func (r *reachMarks) has(p engine.Point) bool {
+	return r.threats > 0 && int(r.count[p&(engine.NumCells-1)]) >= r.threats
+}
+
+// clear zeroes the marks.
+func (r *reachMarks) clear() {
+	for _, p := range r.touched {
+		r.count[p] = 0
+	}
+	r.touched, r.threats = r.touched[:0], 0
 }
 
 // moveScore is the static ordering score of c's move p (genMoves's, without

@@ -31,7 +31,7 @@ func TestThreatReachKeepsDefences(t *testing.T) {
 				o := c.Opponent()
 				if th.e.Counts(o, engine.ThreatStraightFour)+th.e.Counts(o, engine.ThreatFourThree) > 0 {
 					positions++
-					reach := *th.threatReach(o)
+					reach := th.threatReach(o)
 					for p := engine.Point(0); p < engine.NumCells; p++ {
 						if !b.Legal(c, p) || b.Threat(c, p) >= engine.ThreatFour {
 							continue
@@ -40,7 +40,7 @@ func TestThreatReachKeepsDefences(t *testing.T) {
 						if stops {
 							defences++
 						}
-						if reach[p] {
+						if reach.has(p) {
 							continue
 						}
 						outside++
