@@ -209,10 +209,31 @@ func (e *Eval) Play(p engine.Point, c engine.Color) {
 			continue // a later entry of a cell already counted
 		}
 		e.stamp[q] = e.gen
-		e.add(ch.Old(), -1)
 		if e.B.At(q) == engine.Empty {
-			e.add(e.B.State(q), 1)
+			e.change(ch.Old(), e.B.State(q))
+		} else {
+			e.add(ch.Old(), -1)
 		}
+	}
+}
+
+// change moves one empty cell's contribution to the sums from state old to
+// state s, side by side: a side whose patterns at the cell are the same in
+// both (its threat class follows from them) is left as it is, which is most
+// of the cells a move changes for the side it does not concern.
+func (e *Eval) change(old, s engine.CellState) {
+	for i := range 2 {
+		c := engine.Color(i + 1)
+		po, pn := old.Patterns(c), s.Patterns(c)
+		if po == pn {
+			continue
+		}
+		co, cn := codeOf[po], codeOf[pn]
+		t := &e.t[i]
+		e.sums.move[i] += t.Move[cn] - t.Move[co]
+		e.sums.wait[i] += t.Wait[cn] - t.Wait[co]
+		e.sums.count[i][old.Threat(c)]--
+		e.sums.count[i][s.Threat(c)]++
 	}
 }
 
