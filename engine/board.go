@@ -688,15 +688,16 @@ func (b *Board) FiveThrough(p Point) bool {
 }
 
 // HasFive reports whether c has a five on the board: exactly five stones in a
-// row where the rule demands it for c, five or more otherwise. It scans the
-// whole board (O(Size²)) and is meant for checking input, not for search,
-// which learns of fives from LastMoveWon.
+// row where the rule demands it for c, five or more otherwise. It looks at
+// the runs from each of c's stones (O(stones)), and is meant for checking
+// input, not for search, which learns of fives from LastMoveWon.
 func (b *Board) HasFive(c Color) bool {
 	exact := b.rule.exact(c)
-	for i := range b.cells {
-		if b.cells[i] != c {
+	for _, m := range b.history { // every stone, without a scan of the padded board
+		if m.c != c {
 			continue
 		}
+		i := int(m.p)
 		for _, step := range Dirs {
 			if b.cells[i-step] == c {
 				continue // not the start of the run

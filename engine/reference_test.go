@@ -202,8 +202,17 @@ func TestAgainstReference(t *testing.T) {
 	if testing.Short() {
 		games = 12
 	}
-	checked := 0
+	checked, withFive := 0, 0
 	randomBoards(t, games, 120, func(b *Board, ref *refBoard) {
+		for _, c := range []Color{Black, White} {
+			want := ref.hasFive(c)
+			if got := b.HasFive(c); got != want {
+				t.Fatalf("%v %v: HasFive %v, reference %v", ref.rule, c, got, want)
+			}
+			if want {
+				withFive++
+			}
+		}
 		var want []ForbiddenPoint // every cell's verdict, in Point order
 		for i := range NumCells {
 			if k := b.Forbidden(Point(i)); k != NotForbidden {
@@ -244,7 +253,28 @@ func TestAgainstReference(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%d cells checked", checked)
+	t.Logf("%d cells checked; %d positions with a five", checked, withFive)
+	if withFive == 0 {
+		t.Error("no position had a five: HasFive untested")
+	}
+}
+
+// hasFive reports whether c has a five on the board (a winning run by the
+// rule: exactly five where c needs it, else five or more).
+func (r *refBoard) hasFive(c Color) bool {
+	for x := 0; x < r.n; x++ {
+		for y := 0; y < r.n; y++ {
+			if r.c[x][y] != c {
+				continue
+			}
+			for _, d := range refDirs {
+				if r.winsWith(r.run(x, y, d, c), c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // TestPlayUndoRestores plays and takes back random stones and checks that
