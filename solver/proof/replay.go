@@ -36,6 +36,9 @@ func VerifyLine(b *engine.Board, attacker engine.Color, line []engine.Point) (En
 	if len(line) == 0 {
 		return EndNone, errors.New("empty line")
 	}
+	// the five-points, in buffers on the stack: a cold process would fault
+	// in fresh heap for each list
+	var defBuf, attBuf [8]engine.Point
 	for i := 0; i < len(line); i += 2 {
 		m := line[i]
 		if !b.OnBoard(m) || b.At(m) != engine.Empty {
@@ -44,7 +47,7 @@ func VerifyLine(b *engine.Board, attacker engine.Color, line []engine.Point) (En
 		if !b.Legal(att, m) {
 			return EndNone, fmt.Errorf("move %d (%v): forbidden to black (%v)", i+1, m, b.Forbidden(m))
 		}
-		defFives := b.Points(def, engine.FivePoints, nil)
+		defFives := b.Points(def, engine.FivePoints, defBuf[:0])
 		b.Play(m, att)
 		if b.FiveThrough(m) {
 			if i != len(line)-1 {
@@ -61,7 +64,7 @@ func VerifyLine(b *engine.Board, attacker engine.Color, line []engine.Point) (En
 			return EndNone, fmt.Errorf("move %d (%v): the defender can make five at %v", i+1, m,
 				b.FirstPoint(def, engine.FivePoints))
 		}
-		fives := b.Points(att, engine.FivePoints, nil)
+		fives := b.Points(att, engine.FivePoints, attBuf[:0])
 		if len(fives) == 0 {
 			return EndNone, fmt.Errorf("move %d (%v): not a four", i+1, m)
 		}
