@@ -540,6 +540,47 @@ func (b *Board) Threat(c Color, p Point) Threat {
 	return threatOf(b.st[p&(NumCells-1)], int(c-1)) &^ maybeForbidden
 }
 
+// ThreatIf returns the threat class that Threat(s, q) would have if c also
+// had a stone on the empty cell r, without playing it: q's pattern along
+// the line through both is read from the line table with r set, its other
+// three as they are (a stone changes only the lines through it). It is
+// Threat(s, q) when r is q, off q's lines or more than five cells from q
+// (five when c may make more than five: Play does not refresh such a cell
+// either), or when q is not empty.
+func (b *Board) ThreatIf(s Color, q Point, c Color, r Point) Threat {
+	q, r = q&(NumCells-1), r&(NumCells-1)
+	cur := threatOf(b.st[q], int(s-1)) &^ maybeForbidden
+	if b.cells[q] != Empty || b.cells[r] != Empty || r == q {
+		return cur
+	}
+	qx, qy := xyOf(q)
+	rx, ry := xyOf(r)
+	dx, dy := rx-qx, ry-qy
+	var d, k int
+	switch {
+	case dy == 0:
+		d, k = 0, dx
+	case dx == 0:
+		d, k = 1, dy
+	case dx == dy:
+		d, k = 2, dy
+	case dx == -dy:
+		d, k = 3, dy
+	default:
+		return cur
+	}
+	if k < -Pad || k > Pad || (k == Pad || k == -Pad) && !b.rule.exact(c) {
+		return cur // Play leaves q as it is (updateLines's reach)
+	}
+	code := b.lines[(b.key(q, d)|uint32(c)<<(2*keySlot(k)))&(keySpace-1)]
+	pat := uint16(code & 0xf)
+	if s == White {
+		pat = uint16(code >> 4)
+	}
+	pats := patterns(b.st[q], int(s-1))&^(0xf<<(4*d)) | pat<<(4*d)
+	return b.threatT[(s-1)&1][pats] &^ maybeForbidden
+}
+
 // LinePattern returns what the line through empty cell p along direction d
 // becomes if c plays p.
 func (b *Board) LinePattern(c Color, p Point, d Direction) LinePattern {

@@ -442,3 +442,54 @@ func TestFourBlock(t *testing.T) {
 	}
 	t.Logf("%d fours, %d white stones checked", fours, whites)
 }
+
+// TestThreatIf compares Board.ThreatIf with playing the stone: for every
+// pair of empty cells q, r on random positions of every rule, both sides'
+// threat class at q after c plays r, read from the board, must be what
+// ThreatIf predicted.
+func TestThreatIf(t *testing.T) {
+	games := 12
+	if testing.Short() {
+		games = 4
+	}
+	checked, changed := 0, 0
+	rng := rand.New(rand.NewPCG(5, 9))
+	randomBoards(t, games, 90, func(b *Board, ref *refBoard) {
+		if rng.IntN(6) != 0 {
+			return
+		}
+		n := b.Size()
+		for i := 0; i < 60; i++ {
+			q, r := PointAt(rng.IntN(n), rng.IntN(n)), PointAt(rng.IntN(n), rng.IntN(n))
+			if i%2 == 0 { // near pairs, mostly on one line
+				d := Dirs[rng.IntN(NumDirs)]
+				r = q + Point((1+rng.IntN(Pad))*d)
+				if !b.OnBoard(r) {
+					continue
+				}
+			}
+			if b.At(q) != Empty || b.At(r) != Empty || q == r {
+				continue
+			}
+			for _, c := range []Color{Black, White} {
+				var want [2]Threat
+				pred := [2]Threat{b.ThreatIf(Black, q, c, r), b.ThreatIf(White, q, c, r)}
+				before := [2]Threat{b.Threat(Black, q), b.Threat(White, q)}
+				b.Play(r, c)
+				want = [2]Threat{b.Threat(Black, q), b.Threat(White, q)}
+				b.Undo()
+				if pred != want {
+					t.Fatalf("%v: %v at %v: threats at %v %v, ThreatIf said %v", b.Rule(), c, r, q, want, pred)
+				}
+				checked++
+				if want != before {
+					changed++
+				}
+			}
+		}
+	})
+	t.Logf("%d predictions, %d of them changes", checked, changed)
+	if changed < 100 {
+		t.Errorf("only %d predicted changes: too few to test ThreatIf", changed)
+	}
+}

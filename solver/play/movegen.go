@@ -275,14 +275,25 @@ func (t *abThread) stopsVCF(c engine.Color, p engine.Point) bool {
 }
 
 // stops reports whether c's move p leaves the opponent no straight four or
-// four-three to make (the threats of a win in two), checked by playing it
-// on the board alone (the evaluation's sums, which Eval.Play would update
-// at about the cost of the board's own update, are not needed): such a
-// cell is one of the opponent's four-points.
+// four-three to make (the threats of a win in two). A move that leaves one
+// of the threat cells as it is fails without being played; the others are
+// played on the board alone (the evaluation's sums, which Eval.Play would
+// update at about the cost of the board's own update, are not needed) and
+// the opponent's four-points, where such a cell would be, are read.
 func (t *abThread) stops(c engine.Color, p engine.Point) bool {
 	o := c.Opponent()
 	t.nodes++
 	b := t.e.B
+	// a threat cell that keeps its class with p played (engine's ThreatIf,
+	// read from the line table) shows at once that p does not stop it
+	t.fours = b.Points(o, engine.FourPoints, t.fours[:0])
+	for _, q := range t.fours {
+		if th := b.Threat(o, q); q != p && (th == engine.ThreatStraightFour || th == engine.ThreatFourThree) {
+			if th := b.ThreatIf(o, q, c, p); th == engine.ThreatStraightFour || th == engine.ThreatFourThree {
+				return false
+			}
+		}
+	}
 	b.Play(p, c)
 	ok := true
 	if b.Count(o, engine.FourPoints) > 0 {
