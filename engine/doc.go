@@ -16,7 +16,9 @@
 //     line patterns (Rapfi's "pattern4" idea), in a table per rule and side.
 //   - board.go: Board, with Play and Undo in pairs that touch only the four
 //     lines through the move and allocate nothing, per-side sets of five-,
-//     four- and three-points kept current, and an undo log.
+//     four- and three-points kept current, and an undo log; ThreatIf
+//     reads a cell's threat class with one more stone from the tables,
+//     without playing it.
 //   - monomial.go: the five-cell windows ("monomials", García 2020) with
 //     their stone counts, kept incrementally, and the point potentials
 //     v(p) = Σ s(m) over the windows covering p.
