@@ -490,7 +490,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	}
 	// a straight four or four-three wins when the opponent has no four to
 	// delay it with
-	if b.Count(o, engine.FourPoints) == 0 && (e.Counts(c, engine.ThreatStraightFour) > 0 || e.Counts(c, engine.ThreatFourThree) > 0) {
+	if b.Count(o, engine.FourPoints) == 0 && e.WinThreats(c) > 0 {
 		if p := t.winningThreat(c); p != engine.NoPoint {
 			t.leafPV(ply, p)
 			return WinScore - int32(ply) - 3
@@ -514,7 +514,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		}
 	}
 	static := e.Value(c)
-	threatened := e.Counts(o, engine.ThreatStraightFour)+e.Counts(o, engine.ThreatFourThree) > 0
+	threatened := e.WinThreats(o) > 0
 	p := &t.a.Params
 	if !pv && !threatened && static < WinScore-MaxPly && static > -WinScore+MaxPly {
 		// reverse futility: far above beta near the horizon, stand
@@ -557,13 +557,14 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	if n := b.Stones(); n > 0 {
 		last, _ = b.Move(n - 1)
 	}
-	i := 0 // the move's place among those that passed their checks
+	passed := 0 // the moves that passed their checks
 	for j := range limit {
 		m := pickMove(moves, j)
 		if m.check != checkNone && !t.verified(c, m) {
 			continue
 		}
-		i++
+		i := passed // the move's place among them
+		passed++
 		quiet := t.quiet(c, m.p) && !threatened
 		if quiet && bestScore > -WinScore+MaxPly && !pv {
 			quietSeen++
@@ -577,12 +578,12 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		}
 		t.play(m.p, c)
 		var s int32
-		if i == 1 {
+		if i == 0 {
 			s = -t.search(lmr, depth-1, -beta, -alpha, ply+1, pv)
 		} else {
 			r := 0
 			if quiet && depth >= 3 {
-				r = int(lmr[min(depth, 63)][min(i-1, 63)])
+				r = int(lmr[min(depth, 63)][min(i, 63)])
 				if pv {
 					r = max(0, r-1)
 				}
@@ -613,7 +614,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 			}
 		}
 	}
-	if i == 0 {
+	if passed == 0 {
 		return -(WinScore - int32(ply) - 2) // no move stops the threat
 	}
 	if bestMove == engine.NoPoint { // everything pruned
@@ -677,7 +678,7 @@ func (t *abThread) quiesce(alpha, beta int32, ply, fours int) int32 {
 		t.setPV(ply, p)
 		return s
 	}
-	if b.Count(o, engine.FourPoints) == 0 && (e.Counts(c, engine.ThreatStraightFour) > 0 || e.Counts(c, engine.ThreatFourThree) > 0) {
+	if b.Count(o, engine.FourPoints) == 0 && e.WinThreats(c) > 0 {
 		if p := t.winningThreat(c); p != engine.NoPoint {
 			t.leafPV(ply, p)
 			return WinScore - int32(ply) - 3
@@ -725,7 +726,7 @@ func (t *abThread) winningThreat(c engine.Color) engine.Point {
 	b := t.e.B
 	var buf [64]engine.Point
 	for _, p := range b.Points(c, engine.FourPoints, buf[:0]) {
-		if th := b.Threat(c, p); (th == engine.ThreatStraightFour || th == engine.ThreatFourThree) && b.Legal(c, p) {
+		if winsInTwo(b.Threat(c, p)) && b.Legal(c, p) {
 			return p
 		}
 	}

@@ -355,8 +355,11 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 		return nil, nil, 0, nil
 	}
 	if threat.Mode == solver.ModeVCF && len(threat.Line) > 0 {
-		stop := solver.Stoppers(b, o, threat.Line)
-		cands = slices.DeleteFunc(cands, func(p engine.Point) bool { return !slices.Contains(stop, p) })
+		stops := make([]bool, engine.NumCells)
+		for _, p := range solver.Stoppers(b, o, threat.Line) {
+			stops[p] = true
+		}
+		cands = slices.DeleteFunc(cands, func(p engine.Point) bool { return !stops[p] })
 	}
 	inTree := make([]bool, engine.NumCells)
 	if threat.Proof != nil {

@@ -256,6 +256,18 @@ func (e *Eval) Value(c engine.Color) int32 {
 // with the sums).
 func (e *Eval) Counts(c engine.Color, t engine.Threat) int { return int(e.sums.count[(c-1)&1][t]) }
 
+// WinThreats returns side c's number of empty cells where it makes a
+// straight four or a four-three (winsInTwo): the threats of a win in two.
+func (e *Eval) WinThreats(c engine.Color) int {
+	return e.Counts(c, engine.ThreatStraightFour) + e.Counts(c, engine.ThreatFourThree)
+}
+
+// winsInTwo reports whether a move of threat class th wins in two unless
+// stopped: a straight four (or two fours), or a four and an open three.
+func winsInTwo(th engine.Threat) bool {
+	return th == engine.ThreatStraightFour || th == engine.ThreatFourThree
+}
+
 // WinScore is the score of a won position (a five on the board), from the
 // winner's side; a win in n plies scores WinScore-n. EvalMax bounds the
 // evaluation well below it; MaxPly bounds the plies of a search.

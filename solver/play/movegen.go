@@ -92,7 +92,7 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 		t.moves[ply] = buf
 		return buf
 	}
-	threatened := e.Counts(o, engine.ThreatStraightFour)+e.Counts(o, engine.ThreatFourThree) > 0
+	threatened := e.WinThreats(o) > 0
 	var reach *reachMarks
 	if threatened {
 		reach = t.threatReach(o)
@@ -186,7 +186,7 @@ func (t *abThread) threatReach(o engine.Color) *reachMarks {
 	r.clear()
 	var buf [64]engine.Point
 	for _, q := range b.Points(o, engine.FourPoints, buf[:0]) {
-		if th := b.Threat(o, q); th != engine.ThreatStraightFour && th != engine.ThreatFourThree {
+		if !winsInTwo(b.Threat(o, q)) {
 			continue
 		}
 		r.threats++
@@ -288,10 +288,8 @@ func (t *abThread) stops(c engine.Color, p engine.Point) bool {
 	// read from the line table) shows at once that p does not stop it
 	t.fours = b.Points(o, engine.FourPoints, t.fours[:0])
 	for _, q := range t.fours {
-		if th := b.Threat(o, q); q != p && (th == engine.ThreatStraightFour || th == engine.ThreatFourThree) {
-			if th := b.ThreatIf(o, q, c, p); th == engine.ThreatStraightFour || th == engine.ThreatFourThree {
-				return false
-			}
+		if q != p && winsInTwo(b.Threat(o, q)) && winsInTwo(b.ThreatIf(o, q, c, p)) {
+			return false
 		}
 	}
 	b.Play(p, c)
@@ -299,7 +297,7 @@ func (t *abThread) stops(c engine.Color, p engine.Point) bool {
 	if b.Count(o, engine.FourPoints) > 0 {
 		t.fours = b.Points(o, engine.FourPoints, t.fours[:0])
 		for _, q := range t.fours {
-			if th := b.Threat(o, q); th == engine.ThreatStraightFour || th == engine.ThreatFourThree {
+			if winsInTwo(b.Threat(o, q)) {
 				ok = false
 				break
 			}

@@ -29,7 +29,7 @@ func TestThreatReachKeepsDefences(t *testing.T) {
 			c := engine.White
 			for ply := 1; ply < 60 && !b.LastMoveWon(); ply++ {
 				o := c.Opponent()
-				if th.e.Counts(o, engine.ThreatStraightFour)+th.e.Counts(o, engine.ThreatFourThree) > 0 {
+				if th.e.WinThreats(o) > 0 {
 					positions++
 					reach := th.threatReach(o)
 					for p := engine.Point(0); p < engine.NumCells; p++ {
