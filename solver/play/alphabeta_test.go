@@ -1,9 +1,11 @@
 package play
 
 import (
+	"context"
 	"testing"
 
 	"gomoku/engine"
+	"gomoku/solver"
 )
 
 // TestPartialBest: of an interrupted iteration, a move searched to the end
@@ -41,6 +43,31 @@ func TestPartialBest(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%+v done %d in (%d, %d): %v, want %v", tc.s, tc.done, tc.alpha, tc.beta, got, tc.want)
+		}
+	}
+}
+
+// TestThreatExt: after black's h5 in a freestyle game against Rapfi (black
+// lost with it), white wins by k8, a quiet move whose threat sequence runs
+// past a depth-8 horizon. With threat extensions (ThreatExt 4) the search
+// to depth 8 proves the win; without, it does not (the extensions are what
+// finds it, so the test fails if they stop extending).
+func TestThreatExt(t *testing.T) {
+	const game = "h8i8i5i9j6i7i6k6j7k7h5"
+	for _, ext := range []int{0, 4} {
+		b := movesBoard(t, engine.Freestyle, game)
+		a := NewAlphaBeta(16)
+		a.Params.ThreatExt = ext
+		rep, err := a.Search(context.Background(), b, engine.White, solver.Limits{Depth: 8}, 1, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k8, _ := engine.ParsePoint("k8", 15)
+		m := rep.Moves[0]
+		won := m.Proven == 1 && m.Move == k8
+		if won != (ext > 0) {
+			t.Errorf("ThreatExt %d: %v value %.3f proven %d after %d nodes; want a proven win by k8 only with extensions",
+				ext, m.Move, m.Value, m.Proven, rep.Nodes)
 		}
 	}
 }
