@@ -150,8 +150,10 @@ func Summarize(plies []PlyResult, winner engine.Color, lastWasFive bool) GameSum
 
 // Move classes of a game's analysis, from the loss of win rate a move
 // caused (the side's value before it minus its value after it), after
-// lichess's: below 0.10 good (best when it is the engine's own move), then
-// inaccuracy, mistake (0.20) and blunder (0.30).
+// lichess's: below 0.10 good, then inaccuracy, mistake (0.20) and blunder
+// (0.30). The engine's own move is best and loses nothing by the values
+// (the next ply's search seeing further is no fault of the move); proven
+// facts (a forced win given up or given) override the values.
 const (
 	ClassBest       = "best"
 	ClassGood       = "good"
@@ -171,8 +173,9 @@ const (
 type PlyJudgement struct {
 	// Value is the side to move's win rate before the move (1 with a
 	// proven win), PlayedValue after it (1 minus the opponent's value at
-	// the next ply; 1 for a five), Loss the difference, at least 0; all
-	// -1 where no value was made.
+	// the next ply; 1 for a five), Loss the difference, at least 0, and 0
+	// when the move is the search's own best move; all -1 where no value
+	// was made.
 	Value, PlayedValue, Loss float64
 	Class                    string
 }
@@ -232,6 +235,12 @@ func Judge(plies []PlyResult, sum GameSummary, lastWasFive bool) ([]PlyJudgement
 		}
 		if j.Value >= 0 && j.PlayedValue >= 0 {
 			j.Loss = max(0, j.Value-j.PlayedValue)
+			if p.Best != engine.NoPoint && p.Best == p.Move {
+				// the engine's own choice: a drop to the next ply's value is
+				// that search seeing further, not the move's fault (the
+				// proven facts below still judge it)
+				j.Loss = 0
+			}
 		}
 		switch {
 		case j.Loss < 0:
