@@ -118,10 +118,11 @@ type ABParams struct {
 	// at depth 8 with 4 and depth 6 with 8, and not at depth 10 without;
 	// on a quiet middle game depth 10 takes 2.8M nodes with 4 where it took
 	// 106K without. Measured against Rapfi at 300 ms a move (renju.txt,
-	// freestyle.txt, 2026-11-27 04:56–05:31): renju 19 / 80 with 4 and
-	// 34 / 160 with 8, where 0 had 12 / 120 in the same runs; freestyle
-	// 3 / 40 with 4, 3 / 80 with 8, 5 / 80 with 0. In self-play it is even:
-	// 8 against 0 in renju 50 / 100, 4 against 0 in freestyle 52.5 / 100.
+	// freestyle.txt, 40-game runs, 2026-11-27 04:56–06:25): renju 17 / 80
+	// with 2, 30 / 160 with 4, 34 / 160 with 8, where 0 had 22 / 200 in
+	// the same hours; freestyle 2 / 40, 6 / 80, 3 / 80 and 7 / 120. In
+	// self-play it is even: 8 against 0 in renju 50 / 100, 4 against 0 in
+	// freestyle 52.5 / 100.
 	ThreatExt int
 }
 
