@@ -116,8 +116,8 @@ type ABParams struct {
 	// opponent's threat sequences that the horizon hid, at the price of
 	// depth: on the freestyle position of TestThreatExt the win is proven
 	// at depth 8 with 4 and depth 6 with 8, and not at depth 10 without;
-	// on a quiet middle game depth 10 takes 2.8M nodes with 4 where it took
-	// 106K without. Measured against Rapfi at 300 ms a move (renju.txt,
+	// on the position before (black to move, facing a VCT) depth 10 takes
+	// 2.8M nodes with 4 and 13.9M with 8, where it took 106K without. Measured against Rapfi at 300 ms a move (renju.txt,
 	// freestyle.txt, 40-game runs, 2026-11-27 04:56–06:25): renju 17 / 80
 	// with 2, 30 / 160 with 4, 34 / 160 with 8, where 0 had 22 / 200 in
 	// the same hours; freestyle 2 / 40, 6 / 80, 3 / 80 and 7 / 120. In
