@@ -118,9 +118,10 @@ type ABParams struct {
 	// at depth 8 with 4 and depth 6 with 8, and not at depth 10 without;
 	// on the position before (black to move, facing a VCT) depth 10 takes
 	// 2.8M nodes with 4 and 13.9M with 8, where it took 106K without. Measured against Rapfi at 300 ms a move (renju.txt,
-	// freestyle.txt, 40-game runs, 2026-11-27 04:56–06:25): renju 17 / 80
-	// with 2, 30 / 160 with 4, 34 / 160 with 8, where 0 had 22 / 200 in
-	// the same hours; freestyle 2 / 40, 6 / 80, 3 / 80 and 7 / 120. In
+	// freestyle.txt, 40-game runs, 2026-11-27 04:56–06:58): renju 17 / 80
+	// with 2, 59 / 400 with 4, 47 / 240 with 8 (4 and 8 back to back:
+	// 11 / 80 and 13 / 80), where 0 had 22 / 200 in the same hours;
+	// freestyle 2 / 40, 6 / 80, 3 / 80 and 7 / 120. In
 	// self-play it is even: 8 against 0 in renju 50 / 100, 4 against 0 in
 	// freestyle 52.5 / 100.
 	ThreatExt int
