@@ -472,11 +472,10 @@ func TestThreatIf(t *testing.T) {
 				continue
 			}
 			for _, c := range []Color{Black, White} {
-				var want [2]Threat
 				pred := [2]Threat{b.ThreatIf(Black, q, c, r), b.ThreatIf(White, q, c, r)}
 				before := [2]Threat{b.Threat(Black, q), b.Threat(White, q)}
 				b.Play(r, c)
-				want = [2]Threat{b.Threat(Black, q), b.Threat(White, q)}
+				want := [2]Threat{b.Threat(Black, q), b.Threat(White, q)}
 				b.Undo()
 				if pred != want {
 					t.Fatalf("%v: %v at %v: threats at %v %v, ThreatIf said %v", b.Rule(), c, r, q, want, pred)

@@ -107,23 +107,22 @@ type ABParams struct {
 	// Elo [−15, +124]), 7 + depth 52, 14 + 3·depth 44.5; together with
 	// VCFDefDepth 0, 55.5 in freestyle and 52.5 in renju.
 	MaxMoves, MovesPerPly int
-	// ThreatExt is how many times along one line a node facing the
-	// opponent's threat of a straight four or a four-three (an open three,
-	// a four-three point) searches its defences without using depth (0:
-	// none), so that a threat sequence, a VCT, costs one ply per threat
-	// rather than two, as a four's forced block costs none (Rapfi extends
-	// the answer to a four the same way). The search then sees the
-	// opponent's threat sequences that the horizon hid, at the price of
-	// depth: on the freestyle position of TestThreatExt the win is proven
-	// at depth 8 with 4 and depth 6 with 8, and not at depth 10 without;
-	// on the position before (black to move, facing a VCT) depth 10 takes
-	// 2.8M nodes with 4 and 13.9M with 8, where it took 106K without. Measured against Rapfi at 300 ms a move (renju.txt,
-	// freestyle.txt, 40-game runs, 2026-11-27 04:56–06:58): renju 17 / 80
-	// with 2, 59 / 400 with 4, 47 / 240 with 8 (4 and 8 back to back:
-	// 11 / 80 and 13 / 80), where 0 had 22 / 200 in the same hours;
-	// freestyle 2 / 40, 6 / 80, 3 / 80 and 7 / 120. In
-	// self-play it is even: 8 against 0 in renju 50 / 100, 4 against 0 in
-	// freestyle 52.5 / 100.
+	// ThreatExt is how many times along one line a node facing the opponent's
+	// threat of a straight four or a four-three (an open three, a four-three
+	// point) searches its defences without using depth (0: none), so that a
+	// threat sequence, a VCT, costs one ply per threat rather than two, as a
+	// four's forced block costs none (Rapfi extends the answer to a four the
+	// same way). The search then sees the opponent's threat sequences that the
+	// horizon hid, at the price of depth: on the freestyle position of
+	// TestThreatExt the win is proven at depth 8 with 4 and depth 6 with 8,
+	// and not at depth 10 without; on the position before (black to move,
+	// facing a VCT) depth 10 takes 2.8M nodes with 4 and 13.9M with 8, where
+	// it took 106K without. Measured against Rapfi at 300 ms a move
+	// (renju.txt, freestyle.txt, 40-game runs, 2026-11-27 04:56–06:58): renju
+	// 17 / 80 with 2, 59 / 400 with 4, 47 / 240 with 8 (4 and 8 back to back:
+	// 11 / 80 and 13 / 80), where 0 had 22 / 200 in the same hours; freestyle
+	// 2 / 40, 6 / 80, 3 / 80 and 7 / 120. In self-play it is even: 8 against 0
+	// in renju 50 / 100, 4 against 0 in freestyle 52.5 / 100.
 	ThreatExt int
 }
 

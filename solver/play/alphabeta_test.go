@@ -54,6 +54,7 @@ func TestPartialBest(t *testing.T) {
 // finds it, so the test fails if they stop extending).
 func TestThreatExt(t *testing.T) {
 	const game = "h8i8i5i9j6i7i6k6j7k7h5"
+	k8, _ := engine.ParsePoint("k8", 15)
 	for _, ext := range []int{0, 4} {
 		b := movesBoard(t, engine.Freestyle, game)
 		a := NewAlphaBeta(16)
@@ -62,7 +63,6 @@ func TestThreatExt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k8, _ := engine.ParsePoint("k8", 15)
 		m := rep.Moves[0]
 		won := m.Proven == 1 && m.Move == k8
 		if won != (ext > 0) {
