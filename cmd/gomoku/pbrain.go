@@ -92,12 +92,31 @@ func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
 	if e.slv == nil || e.madeMiB != mib {
 		e.slv, e.searcher, e.madeMiB = solver.NewSolver(max(8, mib/2)), nil, mib
 	}
+	oneThread(e.slv, e.settings.Threads)
 	if e.searcher == nil {
 		e.searcher, _ = newSearcher(e.name, e.settings.Threads, mib/2)
 		setWeights(e.searcher, e.weights)
 		setParams(e.searcher, e.params)
 	}
 	return e.slv, e.searcher
+}
+
+// oneThread makes slv's VCT searches fit the threads the manager allows:
+// with one, a single search at threat limit solver.MaxAutoThreatLimit
+// (Solver.OneSearch) in place of the automatic schedule's two side by side.
+// Two searches on one core each run at half speed, and in a match where
+// both engines think at once that is all they get: on the 12 positions of
+// the freestyle games against Rapfi (2026-11-27) where Best's check missed
+// the opponent's VCT and a defence existed, one core (GOMAXPROCS=1) found
+// the 12 VCTs in 308 ms in all with limit 8 alone, 490 ms with the
+// schedule (5-131 ms each).
+func oneThread(slv *solver.Solver, threads int) {
+	one := threads <= 1
+	slv.OneSearch = one
+	slv.ThreatLimit = 0
+	if one {
+		slv.ThreatLimit = solver.MaxAutoThreatLimit
+	}
 }
 
 // Think answers from the opening book when it has a move for the position

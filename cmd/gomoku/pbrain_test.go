@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"gomoku/cmd/internal/gomocup"
 	"gomoku/engine"
+	"gomoku/solver"
 )
 
 // pipeBrain is a `gomoku pbrain` running in-process behind pipes, as a
@@ -215,6 +217,24 @@ func TestBrainArgs(t *testing.T) {
 	} {
 		if got := brainArgs(tc.in); strings.Join(got, " ") != strings.Join(tc.want, " ") {
 			t.Errorf("brainArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestBrainThreads: with INFO thread_num 1 the brain's VCT checks run one
+// search at threat limit MaxAutoThreatLimit, with more threads the automatic
+// schedule, and a change of thread_num between turns takes effect.
+func TestBrainThreads(t *testing.T) {
+	e := &brainEngine{name: "ab"}
+	for _, tc := range []struct {
+		threads int
+		one     bool
+		limit   int
+	}{{1, true, solver.MaxAutoThreatLimit}, {2, false, 0}, {1, true, solver.MaxAutoThreatLimit}} {
+		e.Configure(gomocup.Settings{MemoryMiB: 64, Threads: tc.threads})
+		slv, _ := e.tools()
+		if slv.OneSearch != tc.one || slv.ThreatLimit != tc.limit {
+			t.Errorf("threads %d: OneSearch %v, ThreatLimit %d; want %v, %d", tc.threads, slv.OneSearch, slv.ThreatLimit, tc.one, tc.limit)
 		}
 	}
 }

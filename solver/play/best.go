@@ -78,12 +78,23 @@ type bestShares struct{ win, threat, defence, verify float64 }
 // search parameters of the same day, 5 / 40 against Rapfi where the larger
 // ones had 9 / 40 in the same hour: renju keeps the larger shares (its
 // white wins by a forbidden point are found by the checks, not the
-// search).
+// search). Against Rapfi the freestyle threat check was too short: in 39
+// lost games (2026-11-27, 260 ms turns) the move that let Rapfi's VCT in
+// came, in 10, where the threat had stood before it, a defence existed
+// (proven by `best` at 3 s), and the threat took 15-83 ms to find; its
+// share was 13 ms. A share is a cap, spent in full only where the search
+// neither wins nor proves no win: on 72 positions of those games, one
+// core, the opponent's VCT with a cap of 13 ms cost 4.7 ms a position on
+// average and found 31 of the 40 wins, with 52 ms 10.9 ms and 36. The
+// freestyle shares 0.12, 0.20, 0.25 and 0.15 then scored 12 / 160 against
+// Rapfi (40-game runs of 3, 2, 4, 3) where 0.06, 0.05, 0.25 and 0.15 had
+// 2 / 120 in the same hour, interleaved (1, 0, 1), and such misses fell
+// to 2 of 38 lost games.
 func sharesFor(r engine.Rule) bestShares {
 	if r == engine.Renju {
 		return bestShares{win: 0.15, threat: 0.10, defence: 0.25, verify: 0.25}
 	}
-	return bestShares{win: 0.06, threat: 0.05, defence: 0.25, verify: 0.15}
+	return bestShares{win: 0.12, threat: 0.20, defence: 0.25, verify: 0.15}
 }
 
 // bestMaxRefuted is how many of the search's choices Best checks and
