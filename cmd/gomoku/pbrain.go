@@ -26,7 +26,7 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			"for an executable named pbrain-*; see the README for installing it as pbrain-gomoku.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab (alpha-beta) or mcts"},
-			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "MCTS goroutines (INFO thread_num overrides)"},
+			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search goroutines; with 1, the VCT checks run one search, not two side by side (INFO thread_num overrides)"},
 			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
 			searchParamsFlag(),
@@ -105,11 +105,11 @@ func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
 // with one, a single search at threat limit solver.MaxAutoThreatLimit
 // (Solver.OneSearch) in place of the automatic schedule's two side by side.
 // Two searches on one core each run at half speed, and in a match where
-// both engines think at once that is all they get: on the 12 positions of
-// the freestyle games against Rapfi (2026-11-27) where Best's check missed
-// the opponent's VCT and a defence existed, one core (GOMAXPROCS=1) found
-// the 12 VCTs in 308 ms in all with limit 8 alone, 490 ms with the
-// schedule (5-131 ms each).
+// both engines think at once that is all they get: on 12 positions of the
+// freestyle games lost to Rapfi (2026-11-27) where Best's threat check had
+// missed the opponent's VCT, one core (GOMAXPROCS=1) found the 12 VCTs in
+// 308 ms in all with limit 8 alone (4-58 ms each), 490 ms with the
+// schedule (7-105 ms each), 382 ms with limit 1 alone.
 func oneThread(slv *solver.Solver, threads int) {
 	one := threads <= 1
 	slv.OneSearch = one
