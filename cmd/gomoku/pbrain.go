@@ -108,7 +108,7 @@ func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
 // both engines think at once that is all they get: on 12 positions of the
 // freestyle games lost to Rapfi (2026-11-27) where Best's threat check had
 // missed the opponent's VCT, one core (GOMAXPROCS=1) found the 12 VCTs in
-// 308 ms in all with limit 8 alone (4-58 ms each), 490 ms with the
+// 308 ms in all with limit 8 alone (3-58 ms each), 490 ms with the
 // schedule (7-105 ms each), 382 ms with limit 1 alone.
 func oneThread(slv *solver.Solver, threads int) {
 	one := threads <= 1
