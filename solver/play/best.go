@@ -87,10 +87,10 @@ type bestShares struct{ win, threat, defence, verify float64 }
 // core, the opponent's VCT with a cap of 13 ms cost 4.7 ms a position on
 // average and found 31 of the 40 wins, with 52 ms 10.9 ms and 36. The
 // freestyle shares 0.12, 0.20, 0.25 and 0.15 (with pbrain's one search
-// under thread_num 1) then scored 16 / 240 against Rapfi (40-game runs of
-// 3, 2, 4, 3, 3, 1) where 0.06, 0.05, 0.25 and 0.15 had 5 / 160 in the
-// same hours, interleaved (1, 0, 1, 3), and such misses fell to 2 of 38
-// lost games; an earlier threat share of 0.20 alone had 0 / 60.
+// under thread_num 1) then scored 18 / 320 against Rapfi (40-game runs of
+// 3, 2, 4, 3, 3, 1, 0, 2) where 0.06, 0.05, 0.25 and 0.15 had 7 / 240 in
+// the same hours, interleaved (1, 0, 1, 3, 2, 0), and such misses fell to
+// 2 of 38 lost games; an earlier threat share of 0.20 alone had 0 / 60.
 func sharesFor(r engine.Rule) bestShares {
 	if r == engine.Renju {
 		return bestShares{win: 0.15, threat: 0.10, defence: 0.25, verify: 0.25}
