@@ -111,11 +111,9 @@ func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
 // 308 ms in all with limit 8 alone (3-58 ms each), 490 ms with the
 // schedule (7-105 ms each), 382 ms with limit 1 alone.
 func oneThread(slv *solver.Solver, threads int) {
-	one := threads <= 1
-	slv.OneSearch = one
-	slv.ThreatLimit = 0
-	if one {
-		slv.ThreatLimit = solver.MaxAutoThreatLimit
+	slv.OneSearch, slv.ThreatLimit = false, 0 // the automatic schedule
+	if threads <= 1 {
+		slv.OneSearch, slv.ThreatLimit = true, solver.MaxAutoThreatLimit
 	}
 }
 
