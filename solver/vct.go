@@ -395,7 +395,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	v.simulated, v.sharedHits = r.simulated, r.sharedHits
 	if tree != nil {
 		check := time.Now()
-		_, err := proof.VerifyContext(ctx, tree)
+		_, err := proof.VerifyOn(ctx, tree, pr.Board)
 		res.CheckTime = time.Since(check)
 		res.Elapsed = time.Since(bu.start) // the check included
 		if err != nil {

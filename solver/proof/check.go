@@ -73,10 +73,22 @@ func Verify(p *Tree) (int, error) {
 // ctx's error (not a *Error: the proof is neither accepted nor
 // refuted). A proof of thousands of moves can take seconds to check.
 func VerifyContext(ctx context.Context, p *Tree) (int, error) {
+	return VerifyOn(ctx, p, nil)
+}
+
+// VerifyOn is VerifyContext that takes the proof's position from board
+// rather than setting its stones up one by one (board unchanged; nil:
+// VerifyContext). board must hold exactly the proof's stones, each with
+// its colour, under its size and rule; otherwise a *Error says the
+// position differs and nothing is checked. A search that has its problem's
+// board at hand saves the setting up, most of the check of a small proof:
+// on quintet's vct_game_black_l03_1 (13 nodes) in a fresh process about
+// 30 µs of a 55 µs check.
+func VerifyOn(ctx context.Context, p *Tree, board *engine.Board) (int, error) {
 	if p == nil || p.Root == nil {
 		return 0, &Error{Msg: "empty proof"}
 	}
-	b, err := p.scratch()
+	b, err := p.scratchFrom(board)
 	if err != nil {
 		return 0, &Error{Msg: "position: " + err.Error()}
 	}
@@ -213,10 +225,8 @@ func checkTasks(ctx context.Context, p *Tree, top *proofChecker, workers int) er
 		}
 	}()
 	for i := range boards {
-		var err error
-		if boards[i], err = p.scratch(); err != nil {
-			return &Error{Msg: "position: " + err.Error()}
-		}
+		// the top checker's board stands at the proof's position again
+		boards[i] = engine.Scratch(top.b)
 	}
 	for _, b := range boards {
 		v := &proofChecker{ctx: ctx, b: b, att: top.att, def: top.def, threat: top.threat}

@@ -2,6 +2,7 @@ package proof
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -414,3 +415,79 @@ func TestLocalLine(t *testing.T) {
 // maxBookLine bounds the known lines TestLocalLine follows, in attacker
 // moves: the check's plain VCF search grows fast with the length.
 const maxBookLine = 12
+
+// TestVerifyOn checks each fixture from a board of its position as Verify
+// does from its stones (the same size, or the same flaw once a defence is
+// taken out, on the parallel path too), leaves that board as it was, and
+// refuses a board that is not the proof's position.
+func TestVerifyOn(t *testing.T) {
+	ctx := context.Background()
+	for _, x := range fixtures(t) {
+		p := x.Proof
+		b, err := p.Board()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hash, stones := b.Hash(), b.Stones()
+		n, err := Verify(p)
+		n1, err1 := VerifyOn(ctx, p, b)
+		if n != n1 || err != nil || err1 != nil {
+			t.Errorf("%s: Verify %d, %v; VerifyOn %d, %v", x.ID, n, err, n1, err1)
+		}
+		if b.Hash() != hash || b.Stones() != stones {
+			t.Errorf("%s: VerifyOn changed the board", x.ID)
+		}
+		if q := p.Root.Defences; len(q) > 0 && q[0].Answer != nil && len(q[0].Answer.Defences) > 1 {
+			saved := q[0].Answer.Defences
+			q[0].Answer.Defences = saved[1:]
+			_, err := Verify(p)
+			_, err1 := VerifyOn(ctx, p, b)
+			if err == nil || fmt.Sprint(err) != fmt.Sprint(err1) {
+				t.Errorf("%s without %v: Verify %v, VerifyOn %v", x.ID, saved[0].Move, err, err1)
+			}
+			q[0].Answer.Defences = saved
+		}
+	}
+	p := fixtureNamed(t, "quintet/vct_game_black_l14_1")
+	good, err := p.Board()
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := good.Clone()
+	for q := engine.Point(0); int(q) < engine.NumCells; q++ {
+		if extra.OnBoard(q) && extra.At(q) == engine.Empty {
+			extra.Play(q, engine.White)
+			break
+		}
+	}
+	other, err := engine.NewBoard(p.Size, p.Rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the same number of stones, one white where the proof has black
+	for _, s := range p.Black[1:] {
+		other.Play(s, engine.Black)
+	}
+	other.Play(p.Black[0], engine.White)
+	for _, s := range p.White {
+		other.Play(s, engine.White)
+	}
+	freestyle, err := engine.NewBoard(p.Size, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := *p
+	twice.Black = append(slices.Clone(p.Black[:len(p.Black)-1]), p.Black[0])
+	for name, c := range map[string]struct {
+		p *Tree
+		b *engine.Board
+	}{
+		"a stone more": {p, extra}, "a stone of the other colour": {p, other},
+		"another rule": {p, freestyle}, "a stone listed twice": {&twice, good},
+	} {
+		var pe *Error
+		if _, err := VerifyOn(ctx, c.p, c.b); !errors.As(err, &pe) || !strings.Contains(pe.Msg, "position") {
+			t.Errorf("%s: %v, want a *Error on the position", name, err)
+		}
+	}
+}

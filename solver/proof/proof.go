@@ -143,6 +143,33 @@ func (p *Tree) scratch() (*engine.Board, error) {
 	return b, nil
 }
 
+// scratchFrom is scratch on a copy of b (engine.Scratch), which must hold
+// exactly the proof's stones: the same size and rule, each listed stone on
+// the board in its colour, no stone listed twice and no other stone. nil b:
+// scratch.
+func (p *Tree) scratchFrom(b *engine.Board) (*engine.Board, error) {
+	if b == nil {
+		return p.scratch()
+	}
+	if b.Size() != p.Size || b.Rule() != p.Rule {
+		return nil, fmt.Errorf("the board is %dx%d %v, the proof's %dx%d %v", b.Size(), b.Size(), b.Rule(),
+			p.Size, p.Size, p.Rule)
+	}
+	if n := len(p.Black) + len(p.White); b.Stones() != n {
+		return nil, fmt.Errorf("the board holds %d stones, the proof %d", b.Stones(), n)
+	}
+	var seen [engine.NumCells]bool
+	for c, stones := range [2][]engine.Point{p.Black, p.White} {
+		for _, s := range stones {
+			if !b.OnBoard(s) || b.At(s) != engine.Color(c+1) || seen[s] {
+				return nil, fmt.Errorf("%v: the board differs from the proof's position", s)
+			}
+			seen[s] = true
+		}
+	}
+	return engine.Scratch(b), nil
+}
+
 // setUp puts the proof's stones on the empty board b.
 func (p *Tree) setUp(b *engine.Board) error {
 	for c, stones := range [2][]engine.Point{p.Black, p.White} {
