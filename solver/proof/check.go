@@ -81,9 +81,9 @@ func VerifyContext(ctx context.Context, p *Tree) (int, error) {
 // VerifyContext). board must hold exactly the proof's stones, each with
 // its colour, under its size and rule; otherwise a *Error says the
 // position differs and nothing is checked. A search that has its problem's
-// board at hand saves the setting up, most of the check of a small proof:
-// on quintet's vct_game_black_l03_1 (13 nodes) in a fresh process about
-// 30 µs of a 55 µs check.
+// board at hand saves the setting up, much of the check of a small proof:
+// on quintet's vct_game_black_l03_1 (13 nodes) in a fresh process the
+// check went from 0.048 to 0.028 ms (least of ten runs each, 2026-11-27).
 func VerifyOn(ctx context.Context, p *Tree, board *engine.Board) (int, error) {
 	if p == nil || p.Root == nil {
 		return 0, &Error{Msg: "empty proof"}
