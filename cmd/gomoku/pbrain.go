@@ -101,8 +101,8 @@ func (e *brainEngine) tools() (*solver.Solver, play.Searcher) {
 	return e.slv, e.searcher
 }
 
-// oneThread makes slv's VCT searches fit the threads the manager allows:
-// with one, a single search at threat limit solver.MaxAutoThreatLimit
+// oneThread makes slv's VCT searches fit the threads allowed (pbrain's
+// thread_num, best's --threads): with one, a single search at threat limit solver.MaxAutoThreatLimit
 // (Solver.OneSearch) in place of the automatic schedule's two side by side.
 // Two searches on one core each run at half speed, and in a match where
 // both engines think at once that is all they get: on 12 positions of the
