@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,6 +34,7 @@ func matchCommand() *cli.Command {
 			&cli.StringFlag{Name: "engines", Usage: "this program's own brains instead, comma-separated: mcts, ab"},
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time per move (INFO timeout_turn), e.g. 300ms"},
 			&cli.StringFlag{Name: "tc", Usage: "match clock per side and increment, e.g. 180s+0 (INFO timeout_match, time_left)"},
+			&cli.Float64Flag{Name: "time-odds", Usage: "multiply the first engine's time per move, clock and increment by `K` (e.g. 2: twice the other's time; 0 or 1: even)"},
 			&cli.DurationFlag{Name: "tolerance", Value: 50 * time.Millisecond, Usage: "how late a move may be before it loses on time"},
 			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Usage: "games to play (0: two per opening)"},
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Value: "freestyle", Usage: "rule: freestyle, standard or renju"},
@@ -112,7 +114,10 @@ func runMatch(c *cli.Context) error {
 	}
 	cfg := match.Config{Rule: rule, Size: c.Int("size"), TurnTime: c.Duration("time"), Tolerance: c.Duration("tolerance"),
 		Games: c.Int("games"), Concurrency: c.Int("concurrency"), Threads: c.Int("threads"), MemoryMiB: c.Int("memory"),
-		OutDir: c.String("out"), Log: c.App.Writer}
+		OutDir: c.String("out"), Log: c.App.Writer, TimeOdds: c.Float64("time-odds")}
+	if k := cfg.TimeOdds; k < 0 || k > match.MaxTimeOdds || k != k {
+		return usagef("--time-odds %v: want 0 to %v", k, match.MaxTimeOdds)
+	}
 	var specs []match.EngineSpec
 	for _, e := range c.StringSlice("engine") {
 		spec, err := parseEngine(e)
@@ -194,6 +199,9 @@ func runMatch(c *cli.Context) error {
 			tcText += fmt.Sprintf(", %v per move", cfg.TurnTime)
 		}
 	}
+	if k := cfg.TimeOdds; k > 0 && k != 1 {
+		tcText += fmt.Sprintf(", the first engine's times ×%g", k)
+	}
 	out := c.App.Writer
 	if cfg.Swap2 {
 		tcText += ", swap2 openings"
@@ -247,7 +255,7 @@ func writeMatchSummary(w interface{ Write([]byte) (int, error) }, cfg *match.Con
 	}
 	fmt.Fprintf(w, "games ended by: %s\n", strings.Join(rs, ", "))
 	if cfg.MatchTime > 0 && n > 0 {
-		least := [2]time.Duration{cfg.MatchTime, cfg.MatchTime}
+		least := [2]time.Duration{math.MaxInt64, math.MaxInt64} // n > 0 games lower both
 		for _, g := range res.Games {
 			for i := range least {
 				least[i] = min(least[i], g.TimeLeft[i])

@@ -100,7 +100,10 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 	// the engines by index; under swap2 the colours are known only after
 	// the opening (until then Black is the first player, who places the
 	// first three stones)
-	players := [2]*seat{{idx: 0, clock: cfg.MatchTime}, {idx: 1, clock: cfg.MatchTime}}
+	players := [2]*seat{{idx: 0}, {idx: 1}}
+	for _, s := range players {
+		_, s.clock, _ = cfg.times(s.idx)
+	}
 	colourOf := func(idx int) engine.Color {
 		if idx == g.Black {
 			return engine.Black
@@ -138,22 +141,7 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		if !strings.HasPrefix(strings.ToUpper(ans), "OK") {
 			return lose(c, "bad answer", fmt.Sprintf("START answered %q", ans))
 		}
-		infos := []string{
-			fmt.Sprintf("INFO timeout_turn %d", cfg.TurnTime.Milliseconds()),
-			fmt.Sprintf("INFO timeout_match %d", cfg.MatchTime.Milliseconds()),
-			fmt.Sprintf("INFO rule %d", ruleCode(cfg)),
-			"INFO game_type 1",
-		}
-		if cfg.MatchTime > 0 {
-			infos = append(infos, fmt.Sprintf("INFO time_left %d", cfg.MatchTime.Milliseconds()))
-		}
-		if cfg.MemoryMiB > 0 {
-			infos = append(infos, fmt.Sprintf("INFO max_memory %d", int64(cfg.MemoryMiB)<<20))
-		}
-		if cfg.Threads > 0 {
-			infos = append(infos, fmt.Sprintf("INFO thread_num %d", cfg.Threads))
-		}
-		for _, line := range infos {
+		for _, line := range cfg.settings(s.idx) {
 			if err := cl.Send("%s", line); err != nil {
 				return lose(c, "crash", err.Error())
 			}
@@ -201,7 +189,8 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		if err := ask(s, g.Moves, cfg.Size); err != nil {
 			return lose(toMove, "crash", err.Error())
 		}
-		limit := cfg.TurnTime
+		turn, _, inc := cfg.times(s.idx)
+		limit := turn
 		if cfg.MatchTime > 0 && (limit <= 0 || s.clock < limit) {
 			limit = max(s.clock, 0)
 		}
@@ -223,10 +212,10 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 			if s.clock < -cfg.Tolerance {
 				return lose(toMove, "timeout", fmt.Sprintf("the clock ran out (%v over)", -s.clock))
 			}
-			s.clock += cfg.Increment
+			s.clock += inc
 		}
-		if cfg.TurnTime > 0 && took > cfg.TurnTime+cfg.Tolerance {
-			return lose(toMove, "timeout", fmt.Sprintf("%v for a move, limit %v", took.Round(time.Millisecond), cfg.TurnTime))
+		if turn > 0 && took > turn+cfg.Tolerance {
+			return lose(toMove, "timeout", fmt.Sprintf("%v for a move, limit %v", took.Round(time.Millisecond), turn))
 		}
 		g.Times = append(g.Times, took.Milliseconds())
 		switch {
@@ -341,7 +330,8 @@ func swap2Phase(cfg *Config, players [2]*seat, p1 int, b *engine.Board, g *GameR
 				return nil, false, fail(idx, "crash", err.Error())
 			}
 		}
-		limit := cfg.TurnTime
+		turn, _, inc := cfg.times(idx)
+		limit := turn
 		if cfg.MatchTime > 0 && (limit <= 0 || s.clock < limit) {
 			limit = max(s.clock, 0)
 		}
@@ -356,10 +346,10 @@ func swap2Phase(cfg *Config, players [2]*seat, p1 int, b *engine.Board, g *GameR
 			if s.clock < -cfg.Tolerance {
 				return nil, false, fail(idx, "timeout", fmt.Sprintf("the clock ran out (%v over)", -s.clock))
 			}
-			s.clock += cfg.Increment
+			s.clock += inc
 		}
-		if cfg.TurnTime > 0 && took > cfg.TurnTime+cfg.Tolerance {
-			return nil, false, fail(idx, "timeout", fmt.Sprintf("%v for an answer, limit %v", took.Round(time.Millisecond), cfg.TurnTime))
+		if turn > 0 && took > turn+cfg.Tolerance {
+			return nil, false, fail(idx, "timeout", fmt.Sprintf("%v for an answer, limit %v", took.Round(time.Millisecond), turn))
 		}
 		return pts, swap, nil
 	}

@@ -67,6 +67,11 @@ type Config struct {
 	// time_left before each move); 0 for none. Increment is added to a
 	// side's clock after each of its moves.
 	MatchTime, Increment time.Duration
+	// TimeOdds multiplies Engines[0]'s time per move, clock and increment
+	// (what it is told by INFO and what it is held to), as engine testers
+	// give time odds to measure what time is worth: 2 gives it twice the
+	// other's time. 0 or 1: even; at most MaxTimeOdds.
+	TimeOdds float64
 	// Swap2 opens every game by Gomocup's swap2 (SWAP2BOARD): Engines[0]
 	// places the first three stones in the even games, Engines[1] in the
 	// odd ones; Openings are not used.
@@ -188,6 +193,9 @@ func (cfg *Config) check() error {
 	if cfg.TurnTime < 0 || cfg.MatchTime < 0 || cfg.Increment < 0 || cfg.Tolerance < 0 || cfg.Games < 0 {
 		return errors.New("times and counts must not be negative")
 	}
+	if cfg.TimeOdds < 0 || cfg.TimeOdds > MaxTimeOdds || cfg.TimeOdds != cfg.TimeOdds {
+		return fmt.Errorf("time odds %v: want 0 to %v", cfg.TimeOdds, MaxTimeOdds)
+	}
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 1
 	}
@@ -209,4 +217,39 @@ func (cfg *Config) check() error {
 		}
 	}
 	return nil
+}
+
+// MaxTimeOdds bounds Config.TimeOdds.
+const MaxTimeOdds = 100
+
+// times returns engine idx's time per move, clock and increment: the
+// Config's, multiplied by TimeOdds for Engines[0].
+func (cfg *Config) times(idx int) (turn, clock, inc time.Duration) {
+	turn, clock, inc = cfg.TurnTime, cfg.MatchTime, cfg.Increment
+	if k := cfg.TimeOdds; idx == 0 && k > 0 && k != 1 {
+		scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * k) }
+		turn, clock, inc = scale(turn), scale(clock), scale(inc)
+	}
+	return turn, clock, inc
+}
+
+// settings returns the INFO lines engine idx gets after START.
+func (cfg *Config) settings(idx int) []string {
+	turn, clock, _ := cfg.times(idx)
+	infos := []string{
+		fmt.Sprintf("INFO timeout_turn %d", turn.Milliseconds()),
+		fmt.Sprintf("INFO timeout_match %d", clock.Milliseconds()),
+		fmt.Sprintf("INFO rule %d", ruleCode(cfg)),
+		"INFO game_type 1",
+	}
+	if cfg.MatchTime > 0 {
+		infos = append(infos, fmt.Sprintf("INFO time_left %d", clock.Milliseconds()))
+	}
+	if cfg.MemoryMiB > 0 {
+		infos = append(infos, fmt.Sprintf("INFO max_memory %d", int64(cfg.MemoryMiB)<<20))
+	}
+	if cfg.Threads > 0 {
+		infos = append(infos, fmt.Sprintf("INFO thread_num %d", cfg.Threads))
+	}
+	return infos
 }

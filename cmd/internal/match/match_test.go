@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -364,5 +365,49 @@ func TestNoLegalMove(t *testing.T) {
 	}
 	if bl, wh := b.FirstLegal(engine.Black), b.FirstLegal(engine.White); bl != engine.NoPoint || wh != d3 {
 		t.Errorf("first legal move of black %v, of white %v; want none, d3", bl, wh)
+	}
+}
+
+// TestTimeOdds: with TimeOdds 3 the first engine is told three times the
+// time per move and clock (INFO) and held to it; the second is not. A
+// brain that takes 700 ms at its third move against 300 ms a move loses on
+// time as the second engine, and does not as the first.
+func TestTimeOdds(t *testing.T) {
+	cfg := Config{TurnTime: 300 * time.Millisecond, MatchTime: 10 * time.Second, Increment: time.Second, TimeOdds: 3}
+	for idx, want := range [2][2]string{{"INFO timeout_turn 900", "INFO timeout_match 30000"},
+		{"INFO timeout_turn 300", "INFO timeout_match 10000"}} {
+		got := cfg.settings(idx)
+		if got[0] != want[0] || got[1] != want[1] || !slices.Contains(got, strings.Replace(want[1], "timeout_match", "time_left", 1)) {
+			t.Errorf("engine %d: %q, want %q", idx, got, want)
+		}
+	}
+	if turn, clock, inc := cfg.times(0); turn != 900*time.Millisecond || clock != 30*time.Second || inc != 3*time.Second {
+		t.Errorf("engine 0: %v %v %v", turn, clock, inc)
+	}
+	for _, tc := range []struct {
+		engines [2]EngineSpec
+		timeout bool
+	}{{[2]EngineSpec{fake("late"), fake("good")}, false}, {[2]EngineSpec{fake("good"), fake("late")}, true}} {
+		cfg := Config{Engines: tc.engines, Rule: engine.Freestyle, TurnTime: 300 * time.Millisecond,
+			Tolerance: 50 * time.Millisecond, Games: 2, Concurrency: 2, TimeOdds: 3}
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		late := 0 // the late brain's engine index
+		if tc.engines[1].Name == "late" {
+			late = 1
+		}
+		for _, g := range res.Games {
+			if timeout := g.Reason == "timeout"; timeout != tc.timeout {
+				t.Errorf("late brain as engine %d, game %d: ended by %s (%s)", late, g.Index, g.Reason, g.Detail)
+			}
+		}
+	}
+	for _, k := range []float64{-1, MaxTimeOdds + 1} {
+		cfg := Config{Engines: [2]EngineSpec{fake("good"), fake("good")}, TurnTime: time.Second, TimeOdds: k}
+		if _, err := Run(context.Background(), cfg); err == nil {
+			t.Errorf("time odds %v accepted", k)
+		}
 	}
 }
