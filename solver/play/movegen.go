@@ -108,11 +108,6 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 	}
 	tc := &e.t[ci]
 	to := &e.t[(o-1)&1]
-	// renju's black: a cell that is not a double four or an overline
-	// (ThreatForbidden) is forbidden only as a double three, which the
-	// recursive check decides, and only where two threes may meet
-	// (ForbiddenCandidate); every other empty cell is legal
-	renjuBlack := c == engine.Black && b.Rule() == engine.Renju
 	for y := 0; y < n; y++ {
 		row := engine.PointAt(0, y)
 		for x := 0; x < n; x++ {
@@ -121,8 +116,7 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 				continue
 			}
 			thC, thO := b.Threat(c, p), b.Threat(o, p)
-			if thC == engine.ThreatForbidden ||
-				renjuBlack && b.ForbiddenCandidate(p) && b.Forbidden(p) != engine.NotForbidden {
+			if thC == engine.ThreatForbidden || !b.Legal(c, p) {
 				continue
 			}
 			check := checkNone
