@@ -12,6 +12,7 @@ import (
 	"github.com/google/shlex"
 	"github.com/urfave/cli/v2"
 
+	"gomoku/cmd/internal/gomocup"
 	"gomoku/cmd/internal/match"
 	"gomoku/engine"
 	"gomoku/positions"
@@ -35,7 +36,7 @@ func matchCommand() *cli.Command {
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time per move (INFO timeout_turn), e.g. 300ms"},
 			&cli.StringFlag{Name: "tc", Usage: "match clock per side and increment, e.g. 180s+0 (INFO timeout_match, time_left)"},
 			&cli.Float64Flag{Name: "time-odds", Usage: "multiply the first engine's time per move, clock and increment by `K` (e.g. 2: twice the other's time; 0 or 1: even)"},
-			&cli.DurationFlag{Name: "tolerance", Value: 50 * time.Millisecond, Usage: "how late a move may be before it loses on time"},
+			&cli.DurationFlag{Name: "tolerance", Value: gomocup.ManagerTolerance, Usage: "how late a move may be before it loses on time"},
 			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Usage: "games to play (0: two per opening)"},
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Value: "freestyle", Usage: "rule: freestyle, standard or renju"},
 			&cli.IntFlag{Name: "size", Value: engine.DefaultSize, Usage: "board size"},

@@ -85,6 +85,12 @@ type brainMove struct {
 // is doing (see think).
 const brainSafety = 40 * time.Millisecond
 
+// ManagerTolerance is how late (50 ms) a move may reach the manager after
+// its time before it loses on time: `gomoku match`'s default --tolerance,
+// room for the pipe and the scheduler as Piskvork and c-gomoku-cli allow.
+// A brain aims to answer brainSafety/2 before the limit, inside it.
+const ManagerTolerance = 50 * time.Millisecond
+
 // NewBrain returns a brain that writes its answers to w and asks eng for
 // moves. eng.Configure is called with opts.Settings at once.
 func NewBrain(w io.Writer, eng Engine, opts Options) *Brain {
