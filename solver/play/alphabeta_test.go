@@ -71,3 +71,36 @@ func TestThreatExt(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneDepth: reverse futility pruning down to depth 8 with the
+// default margin (ABParams.PruneDepth, ReverseMargin) searches the
+// freestyle middle game to depth 8 in under half the nodes of the old
+// setting (depth 3, margin 500; about a fifth when measured), and both
+// choose j8; with PruneDepth 0 the pruning is off, and more nodes are
+// searched than with either.
+func TestPruneDepth(t *testing.T) {
+	j8, _ := engine.ParsePoint("j8", 15)
+	old := DefaultABParams()
+	old.PruneDepth, old.ReverseMargin = 3, 500
+	off := DefaultABParams()
+	off.PruneDepth = 0
+	var nodes [3]int64
+	for i, p := range []ABParams{DefaultABParams(), old, off} {
+		b := movesBoard(t, engine.Freestyle, "h8h9i9g7j10k11")
+		a := NewAlphaBeta(16)
+		a.Params = p
+		rep, err := a.Search(context.Background(), b, engine.Black, solver.Limits{Depth: 8}, 1, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes[i] = rep.Nodes
+		if rep.Moves[0].Move != j8 || rep.Moves[0].Depth != 8 {
+			t.Errorf("%+v: %v at depth %d, want j8 at depth 8", p, rep.Moves[0].Move, rep.Moves[0].Depth)
+		}
+	}
+	if 2*nodes[0] > nodes[1] || nodes[1] > nodes[2] {
+		t.Errorf("nodes to depth 8: default %d, depth 3 margin 500 %d, off %d; want the default under half the second, the second at most the third",
+			nodes[0], nodes[1], nodes[2])
+	}
+	t.Logf("nodes to depth 8: default %d, depth 3 margin 500 %d, off %d", nodes[0], nodes[1], nodes[2])
+}

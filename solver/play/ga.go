@@ -40,6 +40,7 @@ var abGenes = []gene{
 	{"razor_margin", "RazorMargin", 0, 2000, func(p *ABParams) float64 { return float64(p.RazorMargin) }, func(p *ABParams, v float64) { p.RazorMargin = int32(v) }, true},
 	{"max_moves", "MaxMoves", 4, 30, func(p *ABParams) float64 { return float64(p.MaxMoves) }, func(p *ABParams, v float64) { p.MaxMoves = int(v) }, true},
 	{"moves_per_ply", "MovesPerPly", 0, 6, func(p *ABParams) float64 { return float64(p.MovesPerPly) }, func(p *ABParams, v float64) { p.MovesPerPly = int(v) }, true},
+	{"prune_depth", "PruneDepth", 1, 16, func(p *ABParams) float64 { return float64(p.PruneDepth) }, func(p *ABParams, v float64) { p.PruneDepth = int(v) }, true},
 	{"threat_ext", "ThreatExt", 0, 8, func(p *ABParams) float64 { return float64(p.ThreatExt) }, func(p *ABParams, v float64) { p.ThreatExt = int(v) }, true},
 }
 
