@@ -108,7 +108,8 @@ type ABParams struct {
 	// middle games of TestPruneDepth, and against Rapfi at 300 ms a move
 	// (2026-11-27, 40-game runs interleaved with the old setting) it scored
 	// renju 23 / 120 against 18 / 120 and freestyle 13 / 120 against
-	// 3 / 80; in self-play against the old setting 107.5 / 200.
+	// 5 / 120 (then 20 / 120 and 10 / 120 again); in self-play against the
+	// old setting 107.5 / 200. 100 per ply down to depth 12 was no better.
 	PruneDepth int
 	// MaxMoves and MovesPerPly cap the moves searched below the root at
 	// MaxMoves + MovesPerPly·depth, best first by the move ordering
