@@ -104,8 +104,9 @@ type ABParams struct {
 	// futility pruning and razoring apply (0: neither). The default, 8 with
 	// ReverseMargin 150 (a quarter of the evaluation's Scale per ply, as
 	// Rapfi's margin of about 63 per ply is of its scale of 200), replaced 3
-	// with 500: it searches 3 to 7 times fewer nodes to depth 9 on the
-	// middle games of TestPruneDepth, and against Rapfi at 300 ms a move
+	// with 500: TestPruneDepth's freestyle middle game takes 108K nodes to
+	// depth 8 where it took 496K (three middle games to depth 9: 3 to 7
+	// times fewer), and against Rapfi at 300 ms a move
 	// (2026-11-27, 40-game runs interleaved with the old setting) it scored
 	// renju 23 / 120 against 18 / 120 and freestyle 13 / 120 against
 	// 5 / 120 (then 20 / 120 and 10 / 120 again); in self-play against the
