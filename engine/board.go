@@ -641,10 +641,13 @@ func (b *Board) Legal(c Color, p Point) bool {
 	if c != Black || b.rule != Renju {
 		return true
 	}
-	if t := threatOf(b.st[p], 0); t != ThreatForbidden && (t == ThreatFive || t&maybeForbidden == 0) {
-		return true // Forbidden's quick cases, read here: most cells, no call
+	switch forbiddenByClass(threatOf(b.st[p], 0)) {
+	case classLegal:
+		return true
+	case classForbidden:
+		return false
 	}
-	return b.Forbidden(p) == NotForbidden
+	return b.realThrees(p) < 2
 }
 
 // FirstLegal returns c's first legal move in row order from a1 (bottom

@@ -45,22 +45,46 @@ func (b *Board) Forbidden(p Point) ForbiddenKind {
 	if b.rule != Renju || !b.OnBoard(p) || b.cells[p] != Empty {
 		return NotForbidden
 	}
-	t := threatOf(b.st[p], 0)
-	switch {
-	case t == ThreatFive:
+	switch forbiddenByClass(threatOf(b.st[p], 0)) {
+	case classLegal:
 		return NotForbidden
-	case t == ThreatForbidden:
+	case classForbidden:
 		if b.hasLine(p, Overline) {
 			return OverlineMove
 		}
 		return DoubleFour
-	case t&maybeForbidden == 0:
-		return NotForbidden
 	}
 	if b.realThrees(p) >= 2 {
 		return DoubleThree
 	}
 	return NotForbidden
+}
+
+// classVerdict is what black's threat class at a renju cell says of the
+// cell's legality.
+type classVerdict uint8
+
+const (
+	classLegal      classVerdict = iota // a five, or no two threes can meet
+	classForbidden                      // a double four or an overline
+	classThreeCheck                     // a possible double three: realThrees decides
+)
+
+// forbiddenByClass reads black's threat class t of an empty renju cell: a
+// five is never forbidden, ThreatForbidden is a double four or overline,
+// and only a cell where two threes may meet (maybeForbidden) needs the
+// recursive double-three check. Small enough to inline, so that Legal
+// decides most cells without a call.
+func forbiddenByClass(t Threat) classVerdict {
+	switch {
+	case t == ThreatFive:
+		return classLegal
+	case t == ThreatForbidden:
+		return classForbidden
+	case t&maybeForbidden == 0:
+		return classLegal
+	}
+	return classThreeCheck
 }
 
 // ForbiddenCandidate reports whether black's move at empty p makes two or

@@ -116,8 +116,8 @@ func runMatch(c *cli.Context) error {
 	cfg := match.Config{Rule: rule, Size: c.Int("size"), TurnTime: c.Duration("time"), Tolerance: c.Duration("tolerance"),
 		Games: c.Int("games"), Concurrency: c.Int("concurrency"), Threads: c.Int("threads"), MemoryMiB: c.Int("memory"),
 		OutDir: c.String("out"), Log: c.App.Writer, TimeOdds: c.Float64("time-odds")}
-	if k := cfg.TimeOdds; k < 0 || k > match.MaxTimeOdds || k != k {
-		return usagef("--time-odds %v: want 0 to %v", k, match.MaxTimeOdds)
+	if err := match.CheckTimeOdds(cfg.TimeOdds); err != nil {
+		return usagef("--time-odds: %v", err)
 	}
 	var specs []match.EngineSpec
 	for _, e := range c.StringSlice("engine") {

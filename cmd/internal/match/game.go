@@ -84,6 +84,35 @@ type seat struct {
 	clock  time.Duration
 }
 
+// limit is how long seat s may take over its next answer: its time per
+// move (Config.times), or what its match clock has left when that is less.
+func (s *seat) limit(cfg *Config) time.Duration {
+	turn, _, _ := cfg.times(s.idx)
+	if cfg.MatchTime > 0 && (turn <= 0 || s.clock < turn) {
+		return max(s.clock, 0)
+	}
+	return turn
+}
+
+// charge books an answer (what: "a move", "an answer") that took took
+// against seat s: off its match clock, then its increment on, and against
+// its time per move, each with Config.Tolerance. It returns why s loses on
+// time, or "" when it does not.
+func (s *seat) charge(cfg *Config, took time.Duration, what string) string {
+	turn, _, inc := cfg.times(s.idx)
+	if cfg.MatchTime > 0 {
+		s.clock -= took
+		if s.clock < -cfg.Tolerance {
+			return fmt.Sprintf("the clock ran out (%v over)", -s.clock)
+		}
+		s.clock += inc
+	}
+	if turn > 0 && took > turn+cfg.Tolerance {
+		return fmt.Sprintf("%v for %s, limit %v", took.Round(time.Millisecond), what, turn)
+	}
+	return ""
+}
+
 // playGame plays game i from opening op; swapped puts Engines[0] on white.
 // Every failure of a brain is a loss for it, never an error of the match.
 func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool) (g GameResult) {
@@ -189,11 +218,7 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		if err := ask(s, g.Moves, cfg.Size); err != nil {
 			return lose(toMove, "crash", err.Error())
 		}
-		turn, _, inc := cfg.times(s.idx)
-		limit := turn
-		if cfg.MatchTime > 0 && (limit <= 0 || s.clock < limit) {
-			limit = max(s.clock, 0)
-		}
+		limit := s.limit(cfg)
 		start := time.Now()
 		p, err := s.client.Move(start.Add(limit+cfg.Tolerance), cfg.Size)
 		took := time.Since(start)
@@ -207,15 +232,8 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		case err != nil:
 			return lose(toMove, failure(err), err.Error())
 		}
-		if cfg.MatchTime > 0 {
-			s.clock -= took
-			if s.clock < -cfg.Tolerance {
-				return lose(toMove, "timeout", fmt.Sprintf("the clock ran out (%v over)", -s.clock))
-			}
-			s.clock += inc
-		}
-		if turn > 0 && took > turn+cfg.Tolerance {
-			return lose(toMove, "timeout", fmt.Sprintf("%v for a move, limit %v", took.Round(time.Millisecond), turn))
+		if late := s.charge(cfg, took, "a move"); late != "" {
+			return lose(toMove, "timeout", late)
 		}
 		g.Times = append(g.Times, took.Milliseconds())
 		switch {
@@ -330,26 +348,14 @@ func swap2Phase(cfg *Config, players [2]*seat, p1 int, b *engine.Board, g *GameR
 				return nil, false, fail(idx, "crash", err.Error())
 			}
 		}
-		turn, _, inc := cfg.times(idx)
-		limit := turn
-		if cfg.MatchTime > 0 && (limit <= 0 || s.clock < limit) {
-			limit = max(s.clock, 0)
-		}
 		start := time.Now()
-		pts, swap, err := s.client.Moves(start.Add(limit+cfg.Tolerance), cfg.Size)
+		pts, swap, err := s.client.Moves(start.Add(s.limit(cfg)+cfg.Tolerance), cfg.Size)
 		took := time.Since(start)
 		if err != nil {
 			return nil, false, fail(idx, failure(err), err.Error())
 		}
-		if cfg.MatchTime > 0 {
-			s.clock -= took
-			if s.clock < -cfg.Tolerance {
-				return nil, false, fail(idx, "timeout", fmt.Sprintf("the clock ran out (%v over)", -s.clock))
-			}
-			s.clock += inc
-		}
-		if turn > 0 && took > turn+cfg.Tolerance {
-			return nil, false, fail(idx, "timeout", fmt.Sprintf("%v for an answer, limit %v", took.Round(time.Millisecond), turn))
+		if late := s.charge(cfg, took, "an answer"); late != "" {
+			return nil, false, fail(idx, "timeout", late)
 		}
 		return pts, swap, nil
 	}

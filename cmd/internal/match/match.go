@@ -193,8 +193,8 @@ func (cfg *Config) check() error {
 	if cfg.TurnTime < 0 || cfg.MatchTime < 0 || cfg.Increment < 0 || cfg.Tolerance < 0 || cfg.Games < 0 {
 		return errors.New("times and counts must not be negative")
 	}
-	if cfg.TimeOdds < 0 || cfg.TimeOdds > MaxTimeOdds || cfg.TimeOdds != cfg.TimeOdds {
-		return fmt.Errorf("time odds %v: want 0 to %v", cfg.TimeOdds, MaxTimeOdds)
+	if err := CheckTimeOdds(cfg.TimeOdds); err != nil {
+		return err
 	}
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 1
@@ -221,6 +221,15 @@ func (cfg *Config) check() error {
 
 // MaxTimeOdds bounds Config.TimeOdds.
 const MaxTimeOdds = 100
+
+// CheckTimeOdds returns an error unless k is a valid Config.TimeOdds: 0 to
+// MaxTimeOdds, not NaN.
+func CheckTimeOdds(k float64) error {
+	if k < 0 || k > MaxTimeOdds || k != k {
+		return fmt.Errorf("time odds %v: want 0 to %v", k, MaxTimeOdds)
+	}
+	return nil
+}
 
 // times returns engine idx's time per move, clock and increment: the
 // Config's, multiplied by TimeOdds for Engines[0].
