@@ -25,10 +25,13 @@ import (
 //     counter-move to the opponent's last move, then by a static score
 //     (the move's threat class for both sides and the evaluation tables'
 //     values of its cell) plus the history heuristic;
-//   - late move reductions of quiet moves (log depth · log index),
-//     re-searched at full depth when they beat alpha; futility pruning of
-//     quiet moves near the horizon and late move pruning; each a named
-//     parameter (ABParams), which `gomoku tune --ga` tunes by games;
+//   - late move reductions (log depth · log index) of quiet moves and of
+//     moves that make or block a three, from depth 2, re-searched at full
+//     depth when they beat alpha; futility pruning of quiet moves near the
+//     horizon and late move pruning; optional, off by default (measured):
+//     singular extensions and the fail-high reduction (Stockfish's and
+//     Rapfi's); each a named parameter (ABParams), which `gomoku tune --ga`
+//     tunes by games;
 //   - threat extensions: facing a threat of a straight four or a
 //     four-three, the defences are searched without using depth, up to
 //     ThreatExt times along a line (a four's block never uses depth);
@@ -104,8 +107,9 @@ type ABParams struct {
 	// futility pruning and razoring apply (0: neither). The default, 8 with
 	// ReverseMargin 150 (a quarter of the evaluation's Scale per ply, as
 	// Rapfi's margin of about 63 per ply is of its scale of 200), replaced 3
-	// with 500: TestPruneDepth's freestyle middle game takes 108K nodes to
-	// depth 8 where it took 496K (three middle games to depth 9: 3 to 7
+	// with 500: TestPruneDepth's freestyle middle game took 108K nodes to
+	// depth 8 where it had taken 496K (83K against 266K with the late move
+	// reductions of LMRThrees; three middle games to depth 9: 3 to 7
 	// times fewer), and against Rapfi at 300 ms a move
 	// (2026-11-27, 40-game runs interleaved with the old setting) it scored
 	// renju 23 / 120 against 18 / 120 and freestyle 13 / 120 against
@@ -137,12 +141,46 @@ type ABParams struct {
 	// 2 / 40, 6 / 80, 3 / 80 and 7 / 120. In self-play it is even: 8 against 0
 	// in renju 50 / 100, 4 against 0 in freestyle 52.5 / 100.
 	ThreatExt int
+	// LMRMinDepth is the least depth at which late moves are reduced
+	// (plies; 3 when 0). LMRThrees (0 or 1) reduces late moves that make or
+	// block a three too (never a four, nor a defence against a threat):
+	// in a middle game most moves near the stones do one or the other, so
+	// with quiet moves alone the reductions seldom applied (Rapfi reduces
+	// every late move from depth 2). The default, 2 and 1, replaced 3 and
+	// 0: TestSearchKnobs's middle game takes 162K nodes to depth 9 where it
+	// took 222K, and against Rapfi at 300 ms a move (2026-11-27 15:41–17:18,
+	// 40-game runs interleaved with the old setting on one build) it scored
+	// freestyle 30 / 240 (12.5%) against 21.5 / 240 (9.0%) and renju
+	// 51 / 240 (21.2%) against 46 / 240 (19.2%).
+	LMRMinDepth, LMRThrees int
+	// SingularDepth: at depth SingularDepth or more (0: never), a
+	// table move that failed high at a depth at most two plies less is
+	// tested for singularity (Stockfish's and Rapfi's singular
+	// extension): the node is searched without it, to half the depth,
+	// against singularBeta = its table score − SingularMargin·depth; when
+	// every other move fails low there, the table move is searched one ply
+	// deeper, and when the search without it still reaches beta ≥ the
+	// node's beta, the node fails high at once (multi-cut). Off by default:
+	// with FailHighMargin 45 and the default reductions, SingularDepth 6 and
+	// SingularMargin 10 scored against Rapfi (300 ms, 2026-11-27 16:33–
+	// 17:18, interleaved) freestyle 10 / 120 and renju 24 / 120 where the
+	// defaults had 14 / 120 and 25 / 120; on TestSearchKnobs's middle game it
+	// searches 3.6 times the nodes to depth 9, and sees the win there.
+	SingularDepth  int
+	SingularMargin int32
+	// FailHighMargin: at a node off the principal variation whose static
+	// value is at least beta + FailHighMargin·depth (0: off), every move
+	// that makes no four is searched one ply less (Rapfi's fail-high
+	// reduction). Off by default; measured only with the singular
+	// extension, above (alone it takes TestSearchKnobs's middle game to
+	// depth 9 in 128K nodes instead of 222K).
+	FailHighMargin int32
 }
 
 // DefaultABParams are the defaults of ABParams.
 func DefaultABParams() ABParams {
 	return ABParams{Aspiration: 150, LMRBase: 50, LMRDiv: 220, FutilityMargin: 400, LateMoves: 12, QFours: 0, ReverseMargin: 150, RazorMargin: 700, VCFDefDepth: 0, VCFDefNodes: 300,
-		MaxMoves: 5, MovesPerPly: 1, ThreatExt: 4, PruneDepth: 8}
+		MaxMoves: 5, MovesPerPly: 1, ThreatExt: 4, PruneDepth: 8, LMRMinDepth: 2, LMRThrees: 1}
 }
 
 // NewAlphaBeta returns an AlphaBeta whose table takes about mib MiB
@@ -177,6 +215,9 @@ type abThread struct {
 	exts    int // threat extensions on the current line (ThreatExt)
 	pv      [MaxPly][MaxPly]engine.Point
 	pvLen   [MaxPly]int
+	// excluded[ply] is the move a singular extension's test search leaves
+	// out at ply (engine.NoPoint: none).
+	excluded [MaxPly]engine.Point
 }
 
 // scoredMove is a move with its ordering score, and the checks it must
@@ -535,7 +576,12 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	}
 	key := b.Hash()
 	ttMove := engine.NoPoint
-	if en, ok := t.a.tt.probe(key); ok {
+	skip := t.excluded[ply]
+	en, ttHit := t.a.tt.probe(key)
+	if skip != engine.NoPoint {
+		ttHit = false
+	}
+	if ttHit {
 		ttMove = en.move
 		if !pv && int(en.depth) >= depth {
 			s := fromTT(en.score, ply)
@@ -573,6 +619,27 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 			}
 		}
 	}
+	// singular extension: is the table move the only good one?
+	singular := engine.NoPoint
+	if p.SingularDepth > 0 && depth >= p.SingularDepth && ttHit && ttMove != engine.NoPoint && !threatened &&
+		en.bound == boundLower && int(en.depth) >= depth-2 {
+		if ts := fromTT(en.score, ply); ts < WinScore-MaxPly && ts > -WinScore+MaxPly {
+			sb := ts - p.SingularMargin*int32(depth)
+			t.excluded[ply] = ttMove
+			v := t.search(lmr, depth/2, sb-1, sb, ply, false)
+			t.excluded[ply] = engine.NoPoint
+			t.pvLen[ply] = 0
+			if t.stop.Load() {
+				return 0
+			}
+			if v < sb {
+				singular = ttMove
+			} else if sb >= beta {
+				return sb // multi-cut: another move beats beta too
+			}
+		}
+	}
+	failHigh := !pv && p.FailHighMargin > 0 && !threatened && static >= beta+p.FailHighMargin*int32(depth)
 	moves := t.genMoves(ply, ttMove, false, vcfThreat)
 	if len(moves) == 0 {
 		if b.Stones() >= b.Size()*b.Size() {
@@ -583,6 +650,10 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	limit := len(moves)
 	if p.MaxMoves > 0 && !threatened && !vcfThreat {
 		limit = min(limit, p.MaxMoves+p.MovesPerPly*depth)
+	}
+	lmrDepth := p.LMRMinDepth
+	if lmrDepth <= 0 {
+		lmrDepth = 3
 	}
 	bestScore, bestMove := int32(-WinScore-1), engine.NoPoint
 	origAlpha := alpha
@@ -600,12 +671,16 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	}
 	for j := range limit {
 		m := pickMove(moves, j)
+		if m.p == skip {
+			continue
+		}
 		if m.check != checkNone && !t.verified(c, m) {
 			continue
 		}
 		i := passed // the move's place among them
 		passed++
 		quiet := t.quiet(c, m.p) && !threatened
+		reducible := quiet || p.LMRThrees > 0 && !threatened && t.e.B.Threat(c, m.p) < engine.ThreatFour
 		if quiet && bestScore > -WinScore+MaxPly && !pv {
 			quietSeen++
 			// late move pruning and futility pruning near the horizon
@@ -616,27 +691,33 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 				continue
 			}
 		}
+		md := cd // the child's depth
+		if m.p == singular {
+			md++
+		} else if failHigh && b.Threat(c, m.p) < engine.ThreatFour {
+			md--
+		}
 		t.play(m.p, c)
 		var s int32
 		if ext {
 			t.exts++
 		}
 		if i == 0 {
-			s = -t.search(lmr, cd, -beta, -alpha, ply+1, pv)
+			s = -t.search(lmr, md, -beta, -alpha, ply+1, pv)
 		} else {
 			r := 0
-			if quiet && depth >= 3 {
+			if reducible && depth >= lmrDepth {
 				r = int(lmr[min(depth, 63)][min(i, 63)])
 				if pv {
 					r = max(0, r-1)
 				}
 			}
-			s = -t.search(lmr, cd-r, -alpha-1, -alpha, ply+1, false)
+			s = -t.search(lmr, md-r, -alpha-1, -alpha, ply+1, false)
 			if s > alpha && r > 0 {
-				s = -t.search(lmr, cd, -alpha-1, -alpha, ply+1, false)
+				s = -t.search(lmr, md, -alpha-1, -alpha, ply+1, false)
 			}
 			if s > alpha && s < beta && pv {
-				s = -t.search(lmr, cd, -beta, -alpha, ply+1, true)
+				s = -t.search(lmr, md, -beta, -alpha, ply+1, true)
 			}
 		}
 		if ext {
@@ -673,7 +754,9 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	case bestScore >= beta:
 		bound = boundLower
 	}
-	t.a.tt.store(key, toTT(bestScore, ply), int8(depth), bound, bestMove)
+	if skip == engine.NoPoint {
+		t.a.tt.store(key, toTT(bestScore, ply), int8(depth), bound, bestMove)
+	}
 	return bestScore
 }
 

@@ -21,7 +21,9 @@
 //     with iterative deepening and aspiration windows, a lockless shared
 //     transposition table (Hyatt and Mann), killer, counter-move and
 //     history ordering, late move reductions, futility, reverse futility,
-//     razoring and late move pruning, threat-aware move generation (facing
+//     razoring and late move pruning, singular extensions and the
+//     fail-high reduction (Stockfish's and Rapfi's; off by default),
+//     threat-aware move generation (facing
 //     a straight-four or four-three threat, the candidates along the
 //     threat's lines, each checked when the search reaches it), an
 //     optional search of fours at the horizon (after Rapfi's vcfsearch;

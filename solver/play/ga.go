@@ -42,6 +42,11 @@ var abGenes = []gene{
 	{"moves_per_ply", "MovesPerPly", 0, 6, func(p *ABParams) float64 { return float64(p.MovesPerPly) }, func(p *ABParams, v float64) { p.MovesPerPly = int(v) }, true},
 	{"prune_depth", "PruneDepth", 1, 16, func(p *ABParams) float64 { return float64(p.PruneDepth) }, func(p *ABParams, v float64) { p.PruneDepth = int(v) }, true},
 	{"threat_ext", "ThreatExt", 0, 8, func(p *ABParams) float64 { return float64(p.ThreatExt) }, func(p *ABParams, v float64) { p.ThreatExt = int(v) }, true},
+	{"lmr_min_depth", "LMRMinDepth", 1, 6, func(p *ABParams) float64 { return float64(p.LMRMinDepth) }, func(p *ABParams, v float64) { p.LMRMinDepth = int(v) }, true},
+	{"lmr_threes", "LMRThrees", 0, 1, func(p *ABParams) float64 { return float64(p.LMRThrees) }, func(p *ABParams, v float64) { p.LMRThrees = int(v) }, true},
+	{"singular_depth", "SingularDepth", 0, 16, func(p *ABParams) float64 { return float64(p.SingularDepth) }, func(p *ABParams, v float64) { p.SingularDepth = int(v) }, true},
+	{"singular_margin", "SingularMargin", 0, 200, func(p *ABParams) float64 { return float64(p.SingularMargin) }, func(p *ABParams, v float64) { p.SingularMargin = int32(v) }, true},
+	{"fail_high_margin", "FailHighMargin", 0, 600, func(p *ABParams) float64 { return float64(p.FailHighMargin) }, func(p *ABParams, v float64) { p.FailHighMargin = int32(v) }, true},
 }
 
 // GAConfig sets a genetic search of ABParams.
