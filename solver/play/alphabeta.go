@@ -679,8 +679,11 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		}
 		i := passed // the move's place among them
 		passed++
-		quiet := t.quiet(c, m.p) && !threatened
-		reducible := quiet || p.LMRThrees > 0 && !threatened && t.e.B.Threat(c, m.p) < engine.ThreatFour
+		// quiet: the move makes no three or better for c and blocks none
+		// of the opponent's
+		own := b.Threat(c, m.p)
+		quiet := !threatened && own < engine.ThreatThree && b.Threat(o, m.p) < engine.ThreatThree
+		reducible := quiet || p.LMRThrees > 0 && !threatened && own < engine.ThreatFour
 		if quiet && bestScore > -WinScore+MaxPly && !pv {
 			quietSeen++
 			// late move pruning and futility pruning near the horizon
@@ -694,7 +697,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		md := cd // the child's depth
 		if m.p == singular {
 			md++
-		} else if failHigh && b.Threat(c, m.p) < engine.ThreatFour {
+		} else if failHigh && own < engine.ThreatFour {
 			md--
 		}
 		t.play(m.p, c)
@@ -860,13 +863,6 @@ func (t *abThread) winningThreat(c engine.Color) engine.Point {
 		}
 	}
 	return engine.NoPoint
-}
-
-// quiet reports whether c's move p is quiet: it makes no three or better
-// for c and blocks no three or better of the opponent.
-func (t *abThread) quiet(c engine.Color, p engine.Point) bool {
-	b := t.e.B
-	return b.Threat(c, p) < engine.ThreatThree && b.Threat(c.Opponent(), p) < engine.ThreatThree
 }
 
 // setPV makes m followed by the child's variation ply's variation.
