@@ -79,24 +79,14 @@ func TestThreatExt(t *testing.T) {
 // choose j8; with PruneDepth 0 the pruning is off, and more nodes are
 // searched than with either.
 func TestPruneDepth(t *testing.T) {
-	j8, _ := engine.ParsePoint("j8", 15)
 	old := DefaultABParams()
 	old.PruneDepth, old.ReverseMargin = 3, 500
 	off := DefaultABParams()
 	off.PruneDepth = 0
 	var nodes [3]int64
 	for i, p := range []ABParams{DefaultABParams(), old, off} {
-		b := movesBoard(t, engine.Freestyle, "h8h9i9g7j10k11")
-		a := NewAlphaBeta(16)
-		a.Params = p
-		rep, err := a.Search(context.Background(), b, engine.Black, solver.Limits{Depth: 8}, 1, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := middleGameJ8(t, p, 8)
 		nodes[i] = rep.Nodes
-		if rep.Moves[0].Move != j8 || rep.Moves[0].Depth != 8 {
-			t.Errorf("%+v: %v at depth %d, want j8 at depth 8", p, rep.Moves[0].Move, rep.Moves[0].Depth)
-		}
 	}
 	if 2*nodes[0] > nodes[1] || nodes[1] > nodes[2] {
 		t.Errorf("nodes to depth 8: default %d, depth 3 margin 500 %d, off %d; want the default under half the second, the second at most the third",
@@ -112,7 +102,6 @@ func TestPruneDepth(t *testing.T) {
 // deterministic at depth 9 with one thread: the reductions take fewer
 // nodes, and every setting keeps j8.
 func TestSearchKnobs(t *testing.T) {
-	j8, _ := engine.ParsePoint("j8", 15)
 	base := DefaultABParams()
 	base.LMRMinDepth, base.LMRThrees, base.SingularDepth, base.FailHighMargin = 3, 0, 0, 0
 	lmr := base
@@ -124,17 +113,8 @@ func TestSearchKnobs(t *testing.T) {
 	names := []string{"none", "threes reduced from depth 2", "fail-high reduction", "singular extension"}
 	var nodes [4]int64
 	for i, p := range []ABParams{base, lmr, fh, se} {
-		b := movesBoard(t, engine.Freestyle, "h8h9i9g7j10k11")
-		a := NewAlphaBeta(16)
-		a.Params = p
-		rep, err := a.Search(context.Background(), b, engine.Black, solver.Limits{Depth: 9}, 1, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := middleGameJ8(t, p, 9)
 		nodes[i] = rep.Nodes
-		if rep.Moves[0].Move != j8 || rep.Moves[0].Depth != 9 {
-			t.Errorf("%s: %v at depth %d, want j8 at depth 9", names[i], rep.Moves[0].Move, rep.Moves[0].Depth)
-		}
 		t.Logf("%s: %d nodes, value %.3f", names[i], rep.Nodes, rep.Moves[0].Value)
 	}
 	if nodes[1] >= nodes[0]*9/10 || nodes[2] >= nodes[0]*9/10 {
@@ -144,4 +124,23 @@ func TestSearchKnobs(t *testing.T) {
 	if nodes[3] == nodes[0] {
 		t.Errorf("the singular extension did not change the tree (%d nodes)", nodes[3])
 	}
+}
+
+// middleGameJ8 searches the freestyle middle game "h8h9i9g7j10k11" (black
+// to move) with parameters p to depth plies, one thread, and fails the
+// test unless it chooses j8 at that depth.
+func middleGameJ8(t *testing.T, p ABParams, depth int) SearchReport {
+	t.Helper()
+	j8, _ := engine.ParsePoint("j8", 15)
+	b := movesBoard(t, engine.Freestyle, "h8h9i9g7j10k11")
+	a := NewAlphaBeta(16)
+	a.Params = p
+	rep, err := a.Search(context.Background(), b, engine.Black, solver.Limits{Depth: depth}, 1, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Moves[0].Move != j8 || rep.Moves[0].Depth != depth {
+		t.Errorf("%+v: %v at depth %d, want j8 at depth %d", p, rep.Moves[0].Move, rep.Moves[0].Depth, depth)
+	}
+	return rep
 }
