@@ -151,7 +151,8 @@ type ABParams struct {
 	// took 222K, and against Rapfi at 300 ms a move (2026-11-27 15:41–17:18,
 	// 40-game runs interleaved with the old setting on one build) it scored
 	// freestyle 30 / 240 (12.5%) against 21.5 / 240 (9.0%) and renju
-	// 51 / 240 (21.2%) against 46 / 240 (19.2%).
+	// 67 / 320 (20.9%) against 58 / 320 (18.1%); in self-play against the
+	// old setting freestyle 52.5 / 100 and renju 44 / 100.
 	LMRMinDepth, LMRThrees int
 	// SingularDepth: at depth SingularDepth or more (0: never), a
 	// table move that failed high at a depth at most two plies less is
