@@ -229,7 +229,8 @@ type scoredMove struct {
 	score int32
 }
 
-// lmrTable[d][i] is the reduction of the i-th move at depth d, in plies.
+// lmrTable[d][i] is the reduction of the i-th move at depth d, in plies
+// (none below LMRMinDepth).
 type lmrTable [64][64]int8
 
 func (a *AlphaBeta) lmr() *lmrTable {
@@ -237,7 +238,11 @@ func (a *AlphaBeta) lmr() *lmrTable {
 	if a.Params.LMRDiv <= 0 {
 		return &t
 	}
-	for d := 1; d < 64; d++ {
+	from := a.Params.LMRMinDepth
+	if from <= 0 {
+		from = 3
+	}
+	for d := max(from, 1); d < 64; d++ {
 		for i := 1; i < 64; i++ {
 			r := float64(a.Params.LMRBase)/100 + math.Log(float64(d))*math.Log(float64(i))/(float64(a.Params.LMRDiv)/100)
 			t[d][i] = int8(max(0, min(float64(d-1), r)))
@@ -577,10 +582,11 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	}
 	key := b.Hash()
 	ttMove := engine.NoPoint
-	skip := t.excluded[ply]
-	en, ttHit := t.a.tt.probe(key)
-	if skip != engine.NoPoint {
-		ttHit = false
+	skip := t.excluded[ply] // a singular extension's test search neither reads nor writes the table
+	var en ttEntry
+	ttHit := false
+	if skip == engine.NoPoint {
+		en, ttHit = t.a.tt.probe(key)
 	}
 	if ttHit {
 		ttMove = en.move
@@ -652,10 +658,6 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	if p.MaxMoves > 0 && !threatened && !vcfThreat {
 		limit = min(limit, p.MaxMoves+p.MovesPerPly*depth)
 	}
-	lmrDepth := p.LMRMinDepth
-	if lmrDepth <= 0 {
-		lmrDepth = 3
-	}
 	bestScore, bestMove := int32(-WinScore-1), engine.NoPoint
 	origAlpha := alpha
 	quietSeen := 0
@@ -710,7 +712,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 			s = -t.search(lmr, md, -beta, -alpha, ply+1, pv)
 		} else {
 			r := 0
-			if reducible && depth >= lmrDepth {
+			if reducible {
 				r = int(lmr[min(depth, 63)][min(i, 63)])
 				if pv {
 					r = max(0, r-1)
