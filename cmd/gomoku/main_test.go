@@ -425,3 +425,40 @@ func TestSearchParamsFlag(t *testing.T) {
 		t.Errorf("exit %d, %q: want 1 and the file, line 3 and the field", code, errOut)
 	}
 }
+
+// TestBestThreads checks `best --threads 2` (Lazy SMP for the search, two
+// VCT searches side by side for the checks) against --threads 1: both
+// find the win of quintet's renju VCF puzzle, with a line that `best`
+// replayed, and both choose j8 on the freestyle middle game that the
+// alpha-beta tests use (the move every depth from 8 on keeps), the second
+// with a helper's nodes counted beside the main thread's.
+func TestBestThreads(t *testing.T) {
+	puzzle := filepath.Join("..", "..", "testdata", "quintet", "vcf_black.txt")
+	for _, th := range []string{"1", "2"} {
+		code, out, errOut := gomoku(t, "", "best", "--threads", th, "--time", "2s", "--format", "json", puzzle)
+		if code != 0 {
+			t.Fatalf("threads %s: exit %d: %s", th, code, errOut)
+		}
+		ms := jsonLines(t, out)
+		if len(ms) != 1 || ms[0]["kind"] != "win" || len(ms[0]["line"].([]any)) == 0 {
+			t.Errorf("threads %s on the VCF puzzle: %s, want kind win with its line", th, out)
+		}
+		code, out, errOut = gomoku(t, "h8 h9 i9 g7 j10 k11\n", "best", "--rule", "freestyle", "--threads", th,
+			"--time", "0", "--nodes", "400000", "--multipv", "1", "--format", "json", "-")
+		if code != 0 {
+			t.Fatalf("threads %s: exit %d: %s", th, code, errOut)
+		}
+		ms = jsonLines(t, out)
+		if len(ms) != 1 || ms[0]["kind"] != "search" {
+			t.Fatalf("threads %s on the middle game: %s, want kind search", th, out)
+		}
+		if mv := ms[0]["moves"].([]any)[0].(map[string]any)["move"]; mv != "j8" {
+			t.Errorf("threads %s on the middle game: %v, want j8 (%s)", th, mv, out)
+		}
+		// the node limit binds the main thread, which polls it every 1,024
+		// nodes; a helper's nodes are counted on top
+		if n := ms[0]["nodes"].(float64); th == "2" && n <= 400000+1024 {
+			t.Errorf("threads 2: %v nodes, want a helper's on top of the main thread's 400,000", n)
+		}
+	}
+}
