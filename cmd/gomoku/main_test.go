@@ -440,7 +440,10 @@ func TestBestThreads(t *testing.T) {
 			t.Fatalf("threads %s: exit %d: %s", th, code, errOut)
 		}
 		ms := jsonLines(t, out)
-		if len(ms) != 1 || ms[0]["kind"] != "win" || len(ms[0]["line"].([]any)) == 0 {
+		if len(ms) != 1 {
+			t.Fatalf("threads %s on the VCF puzzle: %s, want one answer", th, out)
+		}
+		if line, _ := ms[0]["line"].([]any); ms[0]["kind"] != "win" || len(line) == 0 {
 			t.Errorf("threads %s on the VCF puzzle: %s, want kind win with its line", th, out)
 		}
 		code, out, errOut = gomoku(t, "h8 h9 i9 g7 j10 k11\n", "best", "--rule", "freestyle", "--threads", th,

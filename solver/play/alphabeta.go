@@ -244,7 +244,7 @@ func (a *AlphaBeta) lmr() *lmrTable {
 	if from <= 0 {
 		from = 3
 	}
-	for d := max(from, 1); d < 64; d++ {
+	for d := from; d < 64; d++ {
 		for i := 1; i < 64; i++ {
 			r := float64(a.Params.LMRBase)/100 + math.Log(float64(d))*math.Log(float64(i))/(float64(a.Params.LMRDiv)/100)
 			t[d][i] = int8(max(0, min(float64(d-1), r)))
@@ -688,6 +688,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		// of the opponent's
 		own := b.Threat(c, m.p)
 		quiet := !threatened && own < engine.ThreatThree && b.Threat(o, m.p) < engine.ThreatThree
+		// reducible: quiet, or (LMRThrees) any move but a four facing no threat
 		reducible := quiet || p.LMRThrees > 0 && !threatened && own < engine.ThreatFour
 		if quiet && bestScore > -WinScore+MaxPly && !pv {
 			quietSeen++
