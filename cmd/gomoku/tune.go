@@ -73,8 +73,18 @@ func runTune(c *cli.Context) error {
 		return usagef("--lambda %g: want 0 to 1", lambda)
 	}
 	var train, valid []play.Sample
-	games := 0
+	games, repeated := 0, 0
+	// seen holds the games read so far (rule, size and moves): a game met
+	// again, such as the .psq and the .sgf that match writes of each game,
+	// is read once, so that no game can fall on both sides of the split
+	seen := make(map[string]bool)
 	add := func(r engine.Rule, size int, moves []engine.Point, values []float64, winner engine.Color, opening int) error {
+		key := gameKey(r, size, moves)
+		if seen[key] {
+			repeated++
+			return nil
+		}
+		seen[key] = true
 		l := lambda
 		if len(values) == 0 {
 			l = 1
@@ -138,8 +148,12 @@ func runTune(c *cli.Context) error {
 		return fmt.Errorf("no training positions in %d games", games)
 	}
 	out := c.App.Writer
-	fmt.Fprintf(out, "tune: %d games, %d training and %d validation positions (every tenth game held back)\n",
+	fmt.Fprintf(out, "tune: %d games, %d training and %d validation positions (every tenth game held back)",
 		games, len(train), len(valid))
+	if repeated > 0 {
+		fmt.Fprintf(out, "; %d repeated games read once", repeated)
+	}
+	fmt.Fprintln(out)
 	tl, tc := play.Loss(start, train)
 	vl, vc := play.Loss(start, valid)
 	fmt.Fprintf(out, "before: training loss %.4f, validation loss %.4f, validation calibration error %.3f (training %.3f)\n",
@@ -270,4 +284,15 @@ func runGA(c *cli.Context) error {
 		return f.Commit()
 	}
 	return nil
+}
+
+// gameKey identifies a game by its rule, board size and moves, for tune's
+// check that no game is read twice.
+func gameKey(r engine.Rule, size int, moves []engine.Point) string {
+	k := make([]byte, 0, 2+2*len(moves))
+	k = append(k, byte(r), byte(size))
+	for _, m := range moves {
+		k = append(k, byte(m), byte(m>>8))
+	}
+	return string(k)
 }

@@ -97,8 +97,9 @@ func TestPruneDepth(t *testing.T) {
 
 // TestSearchKnobs checks that the late move reductions of threes from
 // depth 2 (LMRMinDepth, LMRThrees), the singular extension
-// (SingularDepth) and the fail-high reduction (FailHighMargin) each change
-// the tree as documented on the freestyle middle game of TestPruneDepth,
+// (SingularDepth), the fail-high reduction (FailHighMargin) and the
+// move-count pruning with its reductions (MoveCount, LMRImproving) each
+// change the tree as documented on the freestyle middle game of TestPruneDepth,
 // deterministic at depth 9 with one thread: the reductions take fewer
 // nodes, and every setting keeps j8.
 func TestSearchKnobs(t *testing.T) {
@@ -110,9 +111,11 @@ func TestSearchKnobs(t *testing.T) {
 	fh.FailHighMargin = 45
 	se := base
 	se.SingularDepth, se.SingularMargin = 6, 10
-	names := []string{"none", "threes reduced from depth 2", "fail-high reduction", "singular extension"}
-	var nodes [4]int64
-	for i, p := range []ABParams{base, lmr, fh, se} {
+	mc := base
+	mc.MoveCount, mc.LMRImproving = 3, 1
+	names := []string{"none", "threes reduced from depth 2", "fail-high reduction", "singular extension", "move-count pruning"}
+	var nodes [5]int64
+	for i, p := range []ABParams{base, lmr, fh, se, mc} {
 		rep := middleGameJ8(t, p, 9)
 		nodes[i] = rep.Nodes
 		t.Logf("%s: %d nodes, value %.3f", names[i], rep.Nodes, rep.Moves[0].Value)
@@ -120,6 +123,9 @@ func TestSearchKnobs(t *testing.T) {
 	if nodes[1] >= nodes[0]*9/10 || nodes[2] >= nodes[0]*9/10 {
 		t.Errorf("nodes to depth 9: none %d, threes reduced %d, fail-high reduction %d; want each reduction under 90%% of none",
 			nodes[0], nodes[1], nodes[2])
+	}
+	if nodes[4] >= nodes[0]*9/10 {
+		t.Errorf("nodes to depth 9: none %d, move-count pruning %d; want under 90%% of none", nodes[0], nodes[4])
 	}
 	if nodes[3] == nodes[0] {
 		t.Errorf("the singular extension did not change the tree (%d nodes)", nodes[3])
