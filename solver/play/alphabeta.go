@@ -192,7 +192,9 @@ type ABParams struct {
 	// 5.28M apart), on 16 renju ones 6.05M instead of 5.67M; against
 	// Rapfi at 300 ms a move (freestyle, 2026-11-27 21:19–21:48, 40-game
 	// runs interleaved with the default) the pair scored 15 / 200 (4, 2,
-	// 5, 3, 1) where the default had 17 / 200 (4, 3, 3, 5, 2).
+	// 5, 3, 1) where the default had 17 / 200 (4, 3, 3, 5, 2). On
+	// TestMoveCount's middle game it takes more nodes to depth 9 (the cap
+	// at improving deep nodes is wider than 5 + depth) and loses j8.
 	MoveCount    int
 	LMRImproving int
 }
