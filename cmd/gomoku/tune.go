@@ -24,7 +24,8 @@ func tuneCommand(stdin interface{ Read([]byte) (int, error) }) *cli.Command {
 		ArgsUsage: "GAMES... (selfplay's JSON Lines, or game records in any input format: .psq, .sgf, move lists); with --ga, a file of openings",
 		Description: "Reads games, takes every position after the opening where neither side has a five-point, and fits the\n" +
 			"evaluation's win rate to the game's result blended with the search's value (--lambda of the result; games\n" +
-			"without values use the result alone) by full-batch Adam on the cross-entropy. Every tenth game is held back\n" +
+			"without values use the result alone) by full-batch Adam on the cross-entropy. A game given twice (the same rule,\n" +
+			"size and moves, as match's .psq and .sgf of one game) is read once. Every tenth game is held back\n" +
 			"for validation; the losses and the calibration error before and after are printed. The fit starts from\n" +
 			"--weights (default: the built-in weights) and writes --out.",
 		Flags: []cli.Flag{
