@@ -411,11 +411,8 @@ func TestSearchParamsFlag(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		ms := jsonLines(t, out)
-		if len(ms) != 1 || ms[0]["kind"] != "search" {
-			t.Fatalf("output %s", out)
-		}
-		return ms[0]["moves"].([]any)[0].(map[string]any)["depth"].(float64)
+		depth, _ := searchAnswer(t, out)["depth"].(float64)
+		return depth
 	}
 	if d0, d1 := depth(), depth("--search-params", wide); d1 >= d0 {
 		t.Errorf("depth %v with MaxMoves 20 against %v with the defaults: the file was not applied", d1, d0)
@@ -433,7 +430,7 @@ func TestSearchParamsFlag(t *testing.T) {
 // alpha-beta tests use (the move every depth from 8 on keeps), the second
 // with a helper's nodes counted beside the main thread's.
 func TestBestThreads(t *testing.T) {
-	puzzle := filepath.Join("..", "..", "testdata", "quintet", "vcf_black.txt")
+	puzzle := sample(t, "vcf_black.txt")
 	for _, th := range []string{"1", "2"} {
 		code, out, errOut := gomoku(t, "", "best", "--threads", th, "--time", "2s", "--format", "json", puzzle)
 		if code != 0 {
@@ -451,17 +448,33 @@ func TestBestThreads(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("threads %s: exit %d: %s", th, code, errOut)
 		}
-		ms = jsonLines(t, out)
-		if len(ms) != 1 || ms[0]["kind"] != "search" {
-			t.Fatalf("threads %s on the middle game: %s, want kind search", th, out)
-		}
-		if mv := ms[0]["moves"].([]any)[0].(map[string]any)["move"]; mv != "j8" {
+		if mv := searchAnswer(t, out)["move"]; mv != "j8" {
 			t.Errorf("threads %s on the middle game: %v, want j8 (%s)", th, mv, out)
 		}
 		// the node limit binds the main thread, which polls it every 1,024
 		// nodes; a helper's nodes are counted on top
-		if n := ms[0]["nodes"].(float64); th == "2" && n <= 400000+1024 {
+		if n, _ := jsonLines(t, out)[0]["nodes"].(float64); th == "2" && n <= 400000+1024 {
 			t.Errorf("threads 2: %v nodes, want a helper's on top of the main thread's 400,000", n)
 		}
 	}
+}
+
+// searchAnswer decodes the JSON output of `best` on one position, which
+// must be a single answer of kind search with at least one move, and
+// returns its first move's object (move, value, depth, pv...).
+func searchAnswer(t *testing.T, out string) map[string]any {
+	t.Helper()
+	ms := jsonLines(t, out)
+	if len(ms) != 1 || ms[0]["kind"] != "search" {
+		t.Fatalf("output %s: want one answer of kind search", out)
+	}
+	moves, _ := ms[0]["moves"].([]any)
+	if len(moves) == 0 {
+		t.Fatalf("output %s: no moves", out)
+	}
+	first, ok := moves[0].(map[string]any)
+	if !ok {
+		t.Fatalf("output %s: the first move is not an object", out)
+	}
+	return first
 }

@@ -758,8 +758,8 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 				r = int(lmr[min(depth, 63)][min(i, 63)])
 				if pv {
 					r = max(0, r-1)
-				} else if r > 0 && !improving && p.LMRImproving > 0 {
-					r = min(r+1, max(md-1, 0))
+				} else if r > 0 && r < md-1 && !improving && p.LMRImproving > 0 {
+					r++ // one more, the child's depth kept at 1 or more
 				}
 			}
 			s = -t.search(lmr, md-r, -alpha-1, -alpha, ply+1, false)
