@@ -36,6 +36,14 @@ type PlyResult struct {
 	Best          engine.Point
 	PV            []engine.Point
 	EvalFromStore bool
+
+	// Lost says every legal move of the side to move was shown to leave the
+	// opponent a forced win (play.Lost): the position was lost before the
+	// move, so the move is not to blame, and the opponent's move before it
+	// was a winning one even where no VCF or VCT was found there (a quiet
+	// move whose every answer loses). Set by the caller after the plies
+	// are analysed (only where the opponent's forced win follows the move).
+	Lost bool
 }
 
 // analyzeProofFactor bounds, with a time limit, the whole of AnalyzePly:
@@ -85,13 +93,19 @@ type GameSummary struct {
 	// forced win two plies later (after the reply); false when it had none
 	// then (solved); unknown (nil) otherwise. Nil for plies without a win.
 	Kept []*bool
-	// Decided is the first ply from which the winner had a forced win at
-	// every one of its turns to the end, or -1 (no winner, or none found).
+	// Decided is the first ply from which the winner had a forced win (as
+	// for Blunders) at every one of its turns to the end, or -1 (no winner,
+	// or none found).
 	Decided int
 	// MissedWins are the plies where a forced win was not kept.
 	MissedWins []int
 	// Blunders are the plies whose move let the opponent have a forced win
-	// at its next turn when it had none (solved) at its turn before.
+	// at its next turn when it had none (solved) at its turn before, and
+	// where the position before the move was not lost (PlyResult.Lost). A
+	// forced win here is a VCF or VCT, or a move after which every answer
+	// was shown to lose (the next ply's Lost); so where a flagged position
+	// turns out lost, the blame moves to the side's move before, which let
+	// the opponent's winning quiet move in.
 	Blunders []int
 }
 
@@ -103,8 +117,12 @@ func Summarize(plies []PlyResult, winner engine.Color, lastWasFive bool) GameSum
 	n := len(plies)
 	g := GameSummary{Kept: make([]*bool, n), Decided: -1}
 	yes, no := true, false
+	won := func(i int) bool { return wonAt(plies, i) }
 	for i, p := range plies {
 		if p.Win == 0 {
+			if won(i) {
+				g.Kept[i] = &yes // won by the move played: every answer lost
+			}
 			continue
 		}
 		switch {
@@ -114,7 +132,7 @@ func Summarize(plies []PlyResult, winner engine.Color, lastWasFive bool) GameSum
 			}
 		case i+2 < n:
 			switch next := plies[i+2]; {
-			case next.Win != 0:
+			case won(i + 2):
 				g.Kept[i] = &yes
 			case next.Solved:
 				g.Kept[i] = &no
@@ -127,10 +145,10 @@ func Summarize(plies []PlyResult, winner engine.Color, lastWasFive bool) GameSum
 		}
 	}
 	for i := 0; i+1 < n; i++ {
-		if plies[i+1].Win == 0 {
+		if !won(i+1) || plies[i].Lost {
 			continue
 		}
-		if i == 0 || (plies[i-1].Win == 0 && plies[i-1].Solved) {
+		if i == 0 || (!won(i-1) && plies[i-1].Solved) {
 			g.Blunders = append(g.Blunders, i)
 		}
 	}
@@ -139,13 +157,19 @@ func Summarize(plies []PlyResult, winner engine.Color, lastWasFive bool) GameSum
 			if plies[i].ToMove != winner {
 				continue
 			}
-			if plies[i].Win == 0 {
+			if !won(i) {
 				break
 			}
 			g.Decided = i
 		}
 	}
 	return g
+}
+
+// wonAt says the side to move at ply i had a forced win: a VCF or VCT
+// found there, or its move there left the opponent lost (plies[i+1].Lost).
+func wonAt(plies []PlyResult, i int) bool {
+	return i >= 0 && i < len(plies) && (plies[i].Win != 0 || i+1 < len(plies) && plies[i+1].Lost)
 }
 
 // Move classes of a game's analysis, from the loss of win rate a move
@@ -195,7 +219,9 @@ type SideStats struct {
 // missed wins) is a blunder; a move after which the opponent has a forced
 // win it did not have at its turn before is a blunder when that was proven
 // (a no-win solved) and at least a mistake when it was not known; keeping a
-// proven win is never worse than good. sum is Summarize's judgement of the
+// proven win is never worse than good; a move in a lost position
+// (PlyResult.Lost) loses nothing and is never worse than good. A forced
+// win is as in GameSummary.Blunders. sum is Summarize's judgement of the
 // same plies; lastWasFive says the record's last move made a five. It
 // returns the judgements, ply by ply, and the stats of black (index 0) and
 // white (1).
@@ -209,8 +235,10 @@ func Judge(plies []PlyResult, sum GameSummary, lastWasFive bool) ([]PlyJudgement
 		switch {
 		case i >= n:
 			return -1
-		case plies[i].Win != 0:
+		case wonAt(plies, i):
 			return 1
+		case plies[i].Lost:
+			return 0
 		case i > 0 && plies[i-1].Win != 0 && sum.Kept[i-1] != nil && *sum.Kept[i-1]:
 			return 0
 		}
@@ -257,17 +285,25 @@ func Judge(plies []PlyResult, sum GameSummary, lastWasFive bool) ([]PlyJudgement
 			j.Class = ClassGood
 		}
 		// proven facts first
-		opponentWinsNext := i+1 < n && plies[i+1].Win != 0
+		opponentWinsNext := wonAt(plies, i+1)
 		switch {
 		case missed[i]:
 			j.Class = ClassBlunder
-		case p.Win != 0 && sum.Kept[i] != nil && *sum.Kept[i]:
+		case wonAt(plies, i) && sum.Kept[i] != nil && *sum.Kept[i]:
+			if j.Class != ClassBest {
+				j.Class = ClassGood
+			}
+		case p.Lost:
+			// every move lost: this one cost nothing
+			if j.Loss > 0 {
+				j.Loss = 0
+			}
 			if j.Class != ClassBest {
 				j.Class = ClassGood
 			}
 		case opponentWinsNext && p.Win == 0:
-			before := i == 0 || plies[i-1].Win == 0 && plies[i-1].Solved
-			hadIt := i > 0 && plies[i-1].Win != 0
+			before := i == 0 || !wonAt(plies, i-1) && plies[i-1].Solved
+			hadIt := wonAt(plies, i-1)
 			switch {
 			case before:
 				j.Class = ClassBlunder

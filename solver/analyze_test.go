@@ -51,3 +51,35 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeLost: black's move at ply 2 let white win by VCT at ply 3,
+// but every black move at ply 2 was shown to lose (Lost): the blame moves
+// to black's move at ply 0, which let white's winning quiet move at ply 1
+// in; ply 1 counts as a win kept, the game decided there, and ply 2's move
+// is no blunder.
+func TestSummarizeLost(t *testing.T) {
+	ply := func(i int, win Mode, lost bool) PlyResult {
+		return PlyResult{Ply: i, ToMove: engine.Color(1 + i%2), Win: win, Solved: true, Lost: lost,
+			Move: engine.PointAt(i, 0), Best: engine.NoPoint, Value: 0.5}
+	}
+	plies := []PlyResult{ply(0, 0, false), ply(1, 0, false), ply(2, 0, true), ply(3, ModeVCT, false)}
+	sum := Summarize(plies, engine.White, false)
+	if len(sum.Blunders) != 1 || sum.Blunders[0] != 0 {
+		t.Errorf("blunders %v, want [0]", sum.Blunders)
+	}
+	if sum.Decided != 1 {
+		t.Errorf("decided at ply %d, want 1", sum.Decided)
+	}
+	if sum.Kept[1] == nil || !*sum.Kept[1] {
+		t.Errorf("ply 1: kept %v, want true", sum.Kept[1])
+	}
+	js, _ := Judge(plies, sum, false)
+	if js[0].Class != ClassBlunder || js[2].Class == ClassBlunder || js[2].Class == ClassMistake {
+		t.Errorf("classes %q, %q, want a blunder at ply 0 and none at ply 2", js[0].Class, js[2].Class)
+	}
+	// without the check, ply 2 is the blunder as before
+	plies[2].Lost = false
+	if sum := Summarize(plies, engine.White, false); len(sum.Blunders) != 1 || sum.Blunders[0] != 2 || sum.Decided != 3 {
+		t.Errorf("without Lost: blunders %v decided %d, want [2] and 3", sum.Blunders, sum.Decided)
+	}
+}

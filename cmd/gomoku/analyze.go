@@ -81,6 +81,10 @@ type analyzePly struct {
 	PlayedValue *float64 `json:"played_value,omitempty"`
 	Loss        *float64 `json:"loss,omitempty"`
 	Class       string   `json:"class,omitempty"`
+	// Lost says every legal move here was shown to leave the opponent a
+	// forced win (play.Lost): the position was lost before the move, which
+	// is not blamed, and the opponent's move before it won.
+	Lost bool `json:"lost,omitempty"`
 }
 
 // sideJSON is one side's summary of a game's moves.
@@ -496,18 +500,33 @@ func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int
 					err = evaluatePly(ctx, ab, store, ev, b, c, &r)
 				}
 				mu.Lock()
+				last := false
 				if ctx.Err() == nil {
 					if err != nil && g.err == nil {
 						g.err = err
 					}
 					g.plies[t.ply] = r
-					g.left--
-					if g.left == 0 {
-						g.elapsed = time.Since(g.start)
+					// the last ply's worker checks the game's flagged
+					// positions before the game counts as done
+					last = g.left == 1
+					if !last {
+						g.left--
 					}
-					complete()
 				}
 				mu.Unlock()
+				if last {
+					// every other ply is in: g is this worker's alone now
+					if err := lostChecks(ctx, slv, g, lim); err != nil && g.err == nil {
+						g.err = err
+					}
+					mu.Lock()
+					if ctx.Err() == nil {
+						g.left = 0
+						g.elapsed = time.Since(g.start)
+						complete()
+					}
+					mu.Unlock()
+				}
 				if bar != nil {
 					_ = bar.Add(1)
 				}
@@ -529,6 +548,55 @@ func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int
 	close(tasks)
 	wg.Wait()
 	return written
+}
+
+// lostFactor is lostChecks's budget per position checked, in multiples of
+// the per-position limit: each check plays every legal move and solves
+// the opponent's VCT after it.
+const lostFactor = 4
+
+// lostChecks sets PlyResult.Lost on the plies of g that solver.Summarize
+// would flag as blunders: the move let the opponent have a forced win (a
+// VCF or VCT at the next ply) that it did not have at its turn before
+// (solved). Each such position is checked with play.Lost, within
+// lostFactor times lim. A position where every move loses was lost before
+// the move, which then is no blunder (Summarize moves the blame to the
+// side's move before). The checks bypass the store, so that their answers
+// under a node limit do not depend on what it holds (a win stored by a
+// larger search would answer a check that its own budget could not).
+func lostChecks(ctx context.Context, slv *solver.Solver, g *analyzeGame, lim solver.Limits) error {
+	st := slv.Store
+	slv.Store = nil
+	defer func() { slv.Store = st }()
+	var b *engine.Board
+	for i := 0; i+1 < len(g.plies); i++ {
+		if g.plies[i+1].Win == 0 || g.plies[i].Win != 0 || ctx.Err() != nil {
+			continue
+		}
+		if i > 0 && (g.plies[i-1].Win != 0 || !g.plies[i-1].Solved) {
+			continue // not a blunder: the opponent had its win before, or it is not known
+		}
+		if b == nil {
+			var err error
+			if b, err = engine.NewBoard(g.p.Size, g.rule); err != nil {
+				return err
+			}
+		}
+		b.Reset()
+		for k, q := range g.p.Moves[:i] {
+			b.Play(q, engine.Color(1+k%2))
+		}
+		budget := solver.Limits{Time: lostFactor * lim.Time, Nodes: lostFactor * lim.Nodes}
+		if budget.Nodes > 0 {
+			budget.Time = 0 // a node limit makes the checks repeat exactly
+		}
+		lost, err := play.Lost(ctx, slv, b, g.plies[i].ToMove, budget)
+		if err != nil {
+			return fmt.Errorf("ply %d: %w", i, err)
+		}
+		g.plies[i].Lost = lost
+	}
+	return nil
 }
 
 // analyzeWriter writes analyze results in one format and keeps the batch
@@ -586,7 +654,7 @@ func analysisRecord(g *analyzeGame) analyzeRecord {
 	evaluated := false
 	for i, r := range g.plies {
 		ap := analyzePly{Ply: i, ToMove: r.ToMove.String(), MovePlayed: r.Move.String(), Kept: sum.Kept[i], Status: "solved",
-			Nodes: r.Nodes, TimeMS: ms(r.Elapsed), Class: judged[i].Class}
+			Nodes: r.Nodes, TimeMS: ms(r.Elapsed), Class: judged[i].Class, Lost: r.Lost}
 		if j := judged[i]; j.Value >= 0 {
 			evaluated = true
 			ap.Value = ptr(round3(j.Value))
@@ -762,11 +830,20 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 	for _, b := range rec.Blunders {
 		blunder[b] = true
 	}
-	for _, pl := range rec.Plies {
-		if pl.ForcedWin == nil && !blunder[pl.Ply] {
+	for i, pl := range rec.Plies {
+		// wonByMove: the move left the opponent lost, though no VCF or VCT
+		// was found before it
+		wonByMove := pl.ForcedWin == nil && i+1 < len(rec.Plies) && rec.Plies[i+1].Lost
+		if pl.ForcedWin == nil && !blunder[pl.Ply] && !pl.Lost && !wonByMove {
 			continue
 		}
 		s := fmt.Sprintf("  ply %3d %-5s played %-4s", pl.Ply, pl.ToMove, pl.MovePlayed)
+		switch {
+		case wonByMove:
+			s += "  WINNING MOVE: every answer loses"
+		case pl.Lost:
+			s += "  LOST: every move loses to a forced win"
+		}
 		if pl.ForcedWin != nil {
 			kept := "kept: unknown"
 			if pl.Kept != nil && *pl.Kept {

@@ -197,6 +197,14 @@ type ABParams struct {
 	// at improving deep nodes is wider than 5 + depth) and loses j8.
 	MoveCount    int
 	LMRImproving int
+	// PolicyReduce: at a node off the principal variation, a late move
+	// that is reduced (LMR) and whose ordering score (genMoves's: its
+	// threat classes and the evaluation tables' values of its cell, the
+	// history's share, no table or killer bonus) is below PolicyReduce is
+	// reduced one ply more, the child's depth kept at 1 or more (Rapfi's
+	// policy-based reduction, with the ordering score as the policy; 0:
+	// off).
+	PolicyReduce int32
 }
 
 // DefaultABParams are the defaults of ABParams.
@@ -758,8 +766,13 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 				r = int(lmr[min(depth, 63)][min(i, 63)])
 				if pv {
 					r = max(0, r-1)
-				} else if r > 0 && r < md-1 && !improving && p.LMRImproving > 0 {
-					r++ // one more, the child's depth kept at 1 or more
+				} else {
+					if r > 0 && r < md-1 && !improving && p.LMRImproving > 0 {
+						r++ // one more, the child's depth kept at 1 or more
+					}
+					if r > 0 && r < md-1 && m.score < p.PolicyReduce {
+						r++
+					}
 				}
 			}
 			s = -t.search(lmr, md-r, -alpha-1, -alpha, ply+1, false)

@@ -47,6 +47,7 @@ var abGenes = []gene{
 	{"singular_depth", "SingularDepth", 0, 16, func(p *ABParams) float64 { return float64(p.SingularDepth) }, func(p *ABParams, v float64) { p.SingularDepth = int(v) }, true},
 	{"singular_margin", "SingularMargin", 0, 200, func(p *ABParams) float64 { return float64(p.SingularMargin) }, func(p *ABParams, v float64) { p.SingularMargin = int32(v) }, true},
 	{"move_count", "MoveCount", 0, 12, func(p *ABParams) float64 { return float64(p.MoveCount) }, func(p *ABParams, v float64) { p.MoveCount = int(v) }, true},
+	{"policy_reduce", "PolicyReduce", 0, 2000, func(p *ABParams) float64 { return float64(p.PolicyReduce) }, func(p *ABParams, v float64) { p.PolicyReduce = int32(v) }, true},
 	{"lmr_improving", "LMRImproving", 0, 1, func(p *ABParams) float64 { return float64(p.LMRImproving) }, func(p *ABParams, v float64) { p.LMRImproving = int(v) }, true},
 	{"fail_high_margin", "FailHighMargin", 0, 600, func(p *ABParams) float64 { return float64(p.FailHighMargin) }, func(p *ABParams, v float64) { p.FailHighMargin = int32(v) }, true},
 }
