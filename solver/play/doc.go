@@ -9,6 +9,10 @@
 //     VCT, else the defences against the opponent's (each checked by
 //     letting the opponent search again), else the search; Searcher, the
 //     interface MCTS and AlphaBeta implement.
+//   - lost.go: Lost, whether every legal move of the side to move leaves
+//     the opponent a forced win (each checked by the solver, its proof
+//     verified), which analyze uses not to blame a move in a position
+//     already lost.
 //   - heuristic.go: the move heuristic H (Kang & Kim's line-length score
 //     plus García's 2020 monomial potential), the candidate moves, and
 //     QuickMove.
