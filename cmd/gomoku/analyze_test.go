@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +211,40 @@ func BenchmarkAnalyzeGame(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/game")
 		})
+	}
+}
+
+// lostGame is a freestyle game this program lost as black to Rapfi at
+// 300 ms a move (2026-11-28): after black's e9 (ply 14), white's quiet f8
+// leaves black lost, though white has no VCT before f8 and black none
+// against it; from ply 17 white has its VCT.
+const lostGame = "(;GM[4]FF[4]SZ[15]RU[freestyle]RE[W+R];B[hh];W[hi];B[hj];W[gg];B[ii];W[jh];B[gi];W[ig];B[ik];W[jl];B[ij];W[ih];" +
+	"B[im];W[il];B[eg];W[fh];B[gj];W[jj];B[fj];W[ej];B[ek];W[dl];B[gk];W[ji];B[fl];W[jk])"
+
+// TestAnalyzeLostPosition: the move at ply 16, after which white has a VCT,
+// is not blamed, as every black move there loses (lost); white's f8 at ply
+// 15 is the winning move, kept, where the game was decided, and the blame
+// goes to black's e9 at ply 14. Before the check, ply 16 was the blunder
+// and the game decided at ply 17.
+func TestAnalyzeLostPosition(t *testing.T) {
+	code, out, errOut := gomoku(t, lostGame, "analyze", "--rule", "freestyle", "--per-position-nodes", "200000", "--jobs", "2",
+		"--eval=false", "--format", "json", "-")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rec analyzeRecord
+	if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rec.Blunders, []int{14}) || rec.DecidedPly == nil || *rec.DecidedPly != 15 {
+		t.Errorf("blunders %v, decided %v: want [14] and 15", rec.Blunders, rec.DecidedPly)
+	}
+	for i, pl := range rec.Plies {
+		if want := i == 16; pl.Lost != want {
+			t.Errorf("ply %d: lost %v, want %v", i, pl.Lost, want)
+		}
+	}
+	if k := rec.Plies[15].Kept; k == nil || !*k || rec.Plies[15].ForcedWin != nil {
+		t.Errorf("ply 15: kept %v, forced win %v: want a win kept by the move, no VCF or VCT found", k, rec.Plies[15].ForcedWin)
 	}
 }
