@@ -776,7 +776,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 					if r > 0 && r < md-1 && !improving && p.LMRImproving > 0 {
 						r++ // one more, the child's depth kept at 1 or more
 					}
-					if r > 0 && r < md-1 && m.score < p.PolicyReduce {
+					if p.PolicyReduce > 0 && r > 0 && r < md-1 && m.score < p.PolicyReduce {
 						r++
 					}
 				}
