@@ -208,8 +208,10 @@ type ABParams struct {
 	// percentiles. Off by default: against Rapfi at 300 ms a move
 	// (freestyle, 2026-11-28 11:45–12:13, 40-game runs interleaved with the
 	// default) 330 scored 4, 2, 3 = 9 / 120 and 400 scored 2, 2, 1 =
-	// 5 / 120, where the default had 8, 2, 6 = 16 / 120; to depth 9 on that
-	// middle game 330 took 176K nodes and 400 131K, against 162K.
+	// 5 / 120, where the default had 8, 2, 6 = 16 / 120 (that build reduced
+	// a late move of negative score one ply more at 0 too, in all three);
+	// to depth 9 on that middle game 330 took 176K nodes and 400 131K,
+	// against 162K.
 	PolicyReduce int32
 }
 
