@@ -617,7 +617,7 @@ func newAnalyzeWriter(w io.Writer, format string) *analyzeWriter {
 	if format == "csv" {
 		a.csv = csv.NewWriter(w)
 		a.err = a.csv.Write([]string{"source", "index", "ply", "to_move", "move_played", "forced_win", "kept", "status", "line",
-			"value", "best", "pv", "played_value", "loss", "class"})
+			"value", "best", "pv", "played_value", "loss", "class", "lost"})
 	}
 	return a
 }
@@ -736,7 +736,7 @@ func (a *analyzeWriter) game(g *analyzeGame) {
 			}
 			a.err = a.csv.Write([]string{rec.Source, strconv.Itoa(rec.Index), strconv.Itoa(p.Ply), p.ToMove, p.MovePlayed,
 				win, kept, p.Status, strings.Join(p.Line, " "), num(p.Value), p.Best, strings.Join(p.PV, " "),
-				num(p.PlayedValue), num(p.Loss), p.Class})
+				num(p.PlayedValue), num(p.Loss), p.Class, strconv.FormatBool(p.Lost)})
 		}
 	default:
 		writeAnalysisText(a.w, g.p, rec)

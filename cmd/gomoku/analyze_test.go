@@ -165,7 +165,7 @@ func TestAnalyzeFormats(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want 1 and the bad record's place", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 1+9+9 || lines[0] != "source,index,ply,to_move,move_played,forced_win,kept,status,line,value,best,pv,played_value,loss,class" {
+	if len(lines) != 1+9+9 || lines[0] != "source,index,ply,to_move,move_played,forced_win,kept,status,line,value,best,pv,played_value,loss,class,lost" {
 		t.Errorf("csv: %d lines, header %q", len(lines), lines[0])
 	}
 	code, out, _ = gomoku(t, in, "analyze", "--per-position-nodes", "20000", "--shard", "2/2", "-")
