@@ -298,10 +298,16 @@ func (a *analyzeWriter) writePage(g *analyzeGame, rec analyzeRecord) error {
 			rg.Accuracy[i], rg.Classes[i] = st.Accuracy, st.Classes
 		}
 	}
-	for _, pl := range rec.Plies {
+	for i, pl := range rec.Plies {
 		c, _ := engine.ParseColor(pl.ToMove)
 		rp := report.Ply{Move: pt(pl.MovePlayed), ToMove: c, Value: -1, Loss: -1, Class: pl.Class, Best: engine.NoPoint,
 			PV: pts(pl.PV), Line: pts(pl.Line)}
+		switch {
+		case pl.Lost:
+			rp.Note = noteLost
+		case pl.ForcedWin == nil && i+1 < len(rec.Plies) && rec.Plies[i+1].Lost:
+			rp.Note = noteWinningMove
+		}
 		if pl.Value != nil {
 			rp.Value = *pl.Value
 		}
@@ -549,6 +555,13 @@ func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int
 	wg.Wait()
 	return written
 }
+
+// The words for the plies that the lost-position check proves: the
+// position where every move loses, and the quiet move that won it.
+const (
+	noteLost        = "every move loses to a forced win"
+	noteWinningMove = "every answer loses"
+)
 
 // lostFactor is lostChecks's budget per position checked, in multiples of
 // the per-position limit: each check plays every legal move and solves
@@ -840,9 +853,9 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 		s := fmt.Sprintf("  ply %3d %-5s played %-4s", pl.Ply, pl.ToMove, pl.MovePlayed)
 		switch {
 		case wonByMove:
-			s += "  WINNING MOVE: every answer loses"
+			s += "  WINNING MOVE: " + noteWinningMove
 		case pl.Lost:
-			s += "  LOST: every move loses to a forced win"
+			s += "  LOST: " + noteLost
 		}
 		if pl.ForcedWin != nil {
 			kept := "kept: unknown"

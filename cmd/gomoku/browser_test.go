@@ -198,6 +198,45 @@ func TestReportInBrowser(t *testing.T) {
 	}
 }
 
+// TestReportLostInBrowser: the report of lostGame shows, in place of a
+// forced win's line, white's winning quiet move at ply 15 and black's
+// lost position at ply 16 (the lost-position check of analyze).
+func TestReportLostInBrowser(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := gomoku(t, lostGame, "analyze", "--rule", "freestyle", "--per-position-nodes", "200000", "--eval=false",
+		"--report", dir, "-")
+	if code != exitOK {
+		t.Fatalf("analyze: exit %d %s", code, errOut)
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "0*.html"))
+	if len(pages) != 1 {
+		t.Fatalf("report pages %v, want one game", pages)
+	}
+	ctx, errs := browser(t)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(chromedp.Do(ctx, chromedp.Navigate("file://"+pages[0]), chromedp.WaitVisible(chromedp.CSS("#board"))))
+	for ply := 1; ply <= 16; ply++ {
+		must(chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)))
+		want := map[int]string{15: noteWinningMove, 16: noteLost}[ply]
+		if want == "" {
+			continue
+		}
+		line, err := chromedp.Run(ctx, chromedp.Evaluate[string]("document.querySelector('#line').textContent"))
+		must(err)
+		if line != want {
+			t.Errorf("ply %d: %q, want %q", ply, line, want)
+		}
+	}
+	if len(*errs) > 0 {
+		t.Errorf("script errors: %v", *errs)
+	}
+}
+
 // boardPixelsAny decodes a PNG or JPEG screenshot and counts board pixels.
 func boardPixelsAny(t *testing.T, shot []byte) int {
 	t.Helper()

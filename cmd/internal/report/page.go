@@ -100,7 +100,7 @@ table.sides td, table.sides th { padding: 2px 10px; text-align: left; }
       document.getElementById("move").className = p.class || "";
       text("eval", p.value !== undefined ? (p.black ? "black" : "white") + " to move, win rate " + p.value.toFixed(2) : "");
       text("best", p.bestText ? "engine: " + p.bestText : "");
-      text("line", p.win ? "forced win (" + p.win + "): " + p.lineText : "");
+      text("line", p.win ? "forced win (" + p.win + "): " + p.lineText : (p.note || ""));
       el("circle", {cx: cx(p.move[0]), cy: cy(p.move[1]), r: 9, fill: "none", stroke: "#d22", "stroke-width": 2, "class": "played"}, marks);
       if (p.best) {
         el("rect", {x: cx(p.best[0]) - 9, y: cy(p.best[1]) - 9, width: 18, height: 18, fill: "none", stroke: "#1a8f1a",

@@ -39,6 +39,10 @@ type Ply struct {
 	// win, Line its line.
 	ForcedWin string
 	Line      []engine.Point
+	// Note, when not empty, is shown where a forced win's line would be:
+	// what was proven of the ply without one (a position already lost, a
+	// winning quiet move).
+	Note string
 }
 
 // Game is an analysed game record.
@@ -75,6 +79,7 @@ type plyData struct {
 	Text   string   `json:"text"`
 	BestTx string   `json:"bestText,omitempty"`
 	LineTx string   `json:"lineText,omitempty"`
+	Note   string   `json:"note,omitempty"`
 }
 
 func xy(p engine.Point) [2]int { return [2]int{p.X(), p.Y()} }
@@ -113,7 +118,7 @@ func Write(w io.Writer, g Game) error {
 	data := pageData{Size: n}
 	for i, p := range g.Plies {
 		d := plyData{Move: xy(p.Move), Black: p.ToMove == engine.Black, Class: p.Class, Win: p.ForcedWin,
-			Text: fmt.Sprintf("%d. %s %s", i+1, p.ToMove, p.Move)}
+			Text: fmt.Sprintf("%d. %s %s", i+1, p.ToMove, p.Move), Note: p.Note}
 		if p.Value >= 0 {
 			v := p.Value
 			d.Value = &v
