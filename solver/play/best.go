@@ -249,7 +249,7 @@ func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c en
 			}
 			check = solver.Limits{Time: left / 2}
 		}
-		st, _, err := opponentAfter(ctx, s, bb, c, m, check)
+		st, err := opponentAfter(ctx, s, bb, c, m, check)
 		if err != nil {
 			return Report{}, fmt.Errorf("checking %v: %w", m, err)
 		}
@@ -311,7 +311,7 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 		if left < 2*time.Millisecond {
 			return
 		}
-		st, _, err := opponentAfter(ctx, s, b, c, m, solver.Limits{Time: left})
+		st, err := opponentAfter(ctx, s, b, c, m, solver.Limits{Time: left})
 		rep.Checked++
 		if st == solver.StatusWin {
 			rep.Refuted = append(rep.Refuted, m)
@@ -325,20 +325,20 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 }
 
 // opponentAfter returns the status of the opponent's VCT, searched within
-// lim, after c plays m on b (b is restored), and the nodes the search
-// took: StatusNoWin when m itself makes five. Errors: those of Solve.
-func opponentAfter(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, m engine.Point, lim solver.Limits) (solver.Status, int64, error) {
+// lim, after c plays m on b (b is restored): StatusNoWin when m itself
+// makes five. Errors: those of Solve.
+func opponentAfter(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, m engine.Point, lim solver.Limits) (solver.Status, error) {
 	b.Play(m, c)
 	defer b.Undo()
 	if b.LastMoveWon() {
-		return solver.StatusNoWin, 0, nil
+		return solver.StatusNoWin, nil
 	}
 	o := c.Opponent()
 	a, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: o, Attacker: o}, solver.ModeVCT, lim, nil)
 	if err != nil {
-		return solver.StatusUnknown, 0, err
+		return solver.StatusUnknown, err
 	}
-	return a.Status, a.Nodes, nil
+	return a.Status, nil
 }
 
 // defences checks c's candidate moves against the opponent's VCT, threat
@@ -397,7 +397,7 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 	bb := b.Clone()
 	// check returns the opponent's status after c plays p.
 	check := func(p engine.Point, per solver.Limits) (solver.Status, error) {
-		st, _, err := opponentAfter(ctx, s, bb, c, p, per)
+		st, err := opponentAfter(ctx, s, bb, c, p, per)
 		if err != nil {
 			return solver.StatusUnknown, fmt.Errorf("checking the defence %v: %w", p, err)
 		}

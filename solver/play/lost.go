@@ -76,7 +76,7 @@ func Lost(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 		} else {
 			per.Nodes = max(lim.Nodes/int64(len(moves)), 1)
 		}
-		st, _, err := opponentAfter(ctx, s, bb, c, p, per)
+		st, err := opponentAfter(ctx, s, bb, c, p, per)
 		if err != nil {
 			return false, fmt.Errorf("checking %v: %w", p, err)
 		}
