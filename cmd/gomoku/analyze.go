@@ -302,12 +302,7 @@ func (a *analyzeWriter) writePage(g *analyzeGame, rec analyzeRecord) error {
 		c, _ := engine.ParseColor(pl.ToMove)
 		rp := report.Ply{Move: pt(pl.MovePlayed), ToMove: c, Value: -1, Loss: -1, Class: pl.Class, Best: engine.NoPoint,
 			PV: pts(pl.PV), Line: pts(pl.Line)}
-		switch {
-		case pl.Lost:
-			rp.Note = noteLost
-		case pl.ForcedWin == nil && i+1 < len(rec.Plies) && rec.Plies[i+1].Lost:
-			rp.Note = noteWinningMove
-		}
+		rp.Note = lostNote(rec.Plies, i)
 		if pl.Value != nil {
 			rp.Value = *pl.Value
 		}
@@ -563,15 +558,29 @@ const (
 	noteWinningMove = "every answer loses"
 )
 
+// lostNote is what the lost-position check proved of ply i: noteLost on a
+// lost ply, noteWinningMove on the quiet move before one (no VCF or VCT
+// found there), else "".
+func lostNote(plies []analyzePly, i int) string {
+	switch {
+	case plies[i].Lost:
+		return noteLost
+	case plies[i].ForcedWin == nil && i+1 < len(plies) && plies[i+1].Lost:
+		return noteWinningMove
+	}
+	return ""
+}
+
 // lostFactor is lostChecks's budget per position checked, in multiples of
 // the per-position limit: each check plays every legal move and solves
 // the opponent's VCT after it.
 const lostFactor = 4
 
 // lostChecks sets PlyResult.Lost on the plies of g that solver.Summarize
-// would flag as blunders: the move let the opponent have a forced win (a
-// VCF or VCT at the next ply) that it did not have at its turn before
-// (solved). Each such position is checked with play.Lost, within
+// flags as blunders (before any check: the move let the opponent have a
+// VCF or VCT at the next ply that it did not have at its turn before,
+// solved), a side with a forced win of its own left out. Each such
+// position is checked with play.Lost, within
 // lostFactor times lim. A position where every move loses was lost before
 // the move, which then is no blunder (Summarize moves the blame to the
 // side's move before). The checks bypass the store, so that their answers
@@ -582,12 +591,13 @@ func lostChecks(ctx context.Context, slv *solver.Solver, g *analyzeGame, lim sol
 	slv.Store = nil
 	defer func() { slv.Store = st }()
 	var b *engine.Board
-	for i := 0; i+1 < len(g.plies); i++ {
-		if g.plies[i+1].Win == 0 || g.plies[i].Win != 0 || ctx.Err() != nil {
-			continue
+	// the blunders do not depend on the winner or the last move
+	for _, i := range solver.Summarize(g.plies, engine.Empty, false).Blunders {
+		if ctx.Err() != nil {
+			break
 		}
-		if i > 0 && (g.plies[i-1].Win != 0 || !g.plies[i-1].Solved) {
-			continue // not a blunder: the opponent had its win before, or it is not known
+		if g.plies[i].Win != 0 {
+			continue // a missed win too: a side with a VCF or VCT is not lost
 		}
 		if b == nil {
 			var err error
@@ -844,18 +854,16 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 		blunder[b] = true
 	}
 	for i, pl := range rec.Plies {
-		// wonByMove: the move left the opponent lost, though no VCF or VCT
-		// was found before it
-		wonByMove := pl.ForcedWin == nil && i+1 < len(rec.Plies) && rec.Plies[i+1].Lost
-		if pl.ForcedWin == nil && !blunder[pl.Ply] && !pl.Lost && !wonByMove {
+		note := lostNote(rec.Plies, i)
+		if pl.ForcedWin == nil && !blunder[pl.Ply] && note == "" {
 			continue
 		}
 		s := fmt.Sprintf("  ply %3d %-5s played %-4s", pl.Ply, pl.ToMove, pl.MovePlayed)
-		switch {
-		case wonByMove:
-			s += "  WINNING MOVE: " + noteWinningMove
-		case pl.Lost:
-			s += "  LOST: " + noteLost
+		switch note {
+		case noteWinningMove:
+			s += "  WINNING MOVE: " + note
+		case noteLost:
+			s += "  LOST: " + note
 		}
 		if pl.ForcedWin != nil {
 			kept := "kept: unknown"
