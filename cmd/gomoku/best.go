@@ -73,9 +73,11 @@ type bestRecord struct {
 	Engine   string     `json:"engine"`
 	Playouts int64      `json:"playouts,omitempty"`
 	Nodes    int64      `json:"nodes"`
-	// Checked and Refutations count the defences checked and found.
+	// Checked and Refutations count the defences checked and found;
+	// Unproven counts the moves whose check ran out of time.
 	Checked     int     `json:"checked,omitempty"`
 	Refutations int     `json:"refutations,omitempty"`
+	Unproven    int     `json:"unproven,omitempty"`
 	TimeMS      float64 `json:"time_ms"`
 	// PlayoutsPerSec is the MCTS rate, playouts per second.
 	PlayoutsPerSec float64 `json:"playouts_per_sec,omitempty"`
@@ -159,7 +161,7 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 			}
 			rec := bestRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
 				ToMove: p.ToMove.String(), Kind: string(rep.Kind), Engine: engineName, Playouts: rep.Playouts,
-				Nodes: rep.Nodes, Checked: rep.Checked, Refutations: rep.Refutations, TimeMS: ms(rep.Elapsed)}
+				Nodes: rep.Nodes, Checked: rep.Checked, Refutations: rep.Refutations, Unproven: len(rep.Unproven), TimeMS: ms(rep.Elapsed)}
 			if rep.Kind == play.KindWin {
 				rec.Line = pointStrings(rep.Win.Line)
 			} else if rep.Win != nil {
@@ -215,7 +217,7 @@ func writeBestText(w io.Writer, p *positions.Position, b *engine.Board, rec best
 		fmt.Fprintf(w, "%s\n", rec.Note)
 	case play.KindDefend:
 		fmt.Fprintf(w, "defend: the opponent threatens %s; of %d moves checked, %d are proven to stop it, %d more were not refuted in time\n",
-			joinNumbered(rec.Threat), rec.Checked, rec.Refutations, len(rec.Moves)-rec.Refutations)
+			joinNumbered(rec.Threat), rec.Checked, rec.Refutations, rec.Unproven)
 	case play.KindLost:
 		if rec.Checked == 0 {
 			fmt.Fprintf(w, "lost: the opponent threatens %s and no move can stop it; best tries:\n", joinNumbered(rec.Threat))

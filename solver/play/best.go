@@ -200,7 +200,50 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	}
 	rep.SearchTime, sr.Elapsed = sr.Elapsed, time.Since(start)
 	rep.SearchReport = sr
+	if len(proven) > 0 && len(unproven) > 0 && allProvenLost(sr.Moves) {
+		return unprovenInstead(ctx, s, b, c, searcher, lim, sh, multipv, unproven, progress, start, rep)
+	}
 	return rep, nil
+}
+
+// allProvenLost says the search proved that every one of moves loses
+// (false for none).
+func allProvenLost(moves []MoveStat) bool {
+	for _, m := range moves {
+		if m.Proven != -1 {
+			return false
+		}
+	}
+	return len(moves) > 0
+}
+
+// unprovenInstead is Best's answer when the search has proved that every
+// proven defence loses all the same: a proven defence stops the opponent's
+// VCT, but it may only put it off (a counter-four, after whose block the
+// opponent wins by a quiet move the VCT does not cover), while a move whose
+// check ran out of time may hold. The unproven defences are searched and
+// the search's choice among them is checked against the opponent's VCT
+// (searchVerified) with the time left; that choice is taken unless it too
+// was proved to lose or was refuted by every check, and rep, the proven
+// defences' report, stands otherwise. On freestyle.txt's fourth opening
+// (white to move at ply 7) the proven defence j10 had lost every game to
+// Rapfi by move 19, while j9, proven a defence with ten times the time,
+// holds.
+func unprovenInstead(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher,
+	lim solver.Limits, sh bestShares, multipv int, unproven []engine.Point, progress solver.ProgressFunc,
+	start time.Time, rep Report) (Report, error) {
+	alt, err := searchVerified(ctx, s, b, c, searcher, lim, sh, multipv, unproven, progress, start)
+	if err != nil {
+		return Report{}, err
+	}
+	if len(alt.Moves) == 0 || alt.Moves[0].Proven == -1 || slices.Contains(alt.Refuted, alt.Moves[0].Move) {
+		rep.Checked += alt.Checked
+		rep.Elapsed = time.Since(start)
+		return rep, nil
+	}
+	alt.Kind, alt.Win, alt.Checked, alt.Refutations = KindDefend, rep.Win, rep.Checked+alt.Checked, rep.Refutations
+	alt.Unproven, alt.SearchTime = unproven, rep.SearchTime+alt.SearchTime
+	return alt, nil
 }
 
 // searchVerified is Best's step 3: the search, then its choice checked

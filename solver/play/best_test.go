@@ -214,3 +214,51 @@ func TestBestExtends(t *testing.T) {
 		t.Errorf("with 100ms of 2s left: searches %v, plays %v; want none and g8", s.times, rep.Moves[0].Move)
 	}
 }
+
+// TestUnprovenInstead: on freestyle.txt's fourth opening, white to move at
+// ply 7, j10 stops black's VCT (a quick proof) but the search proves it
+// loses all the same, while j9, whose check needs tens of thousands of
+// nodes, holds. When every proven defence is proven lost, Best takes the
+// search's choice among the unproven ones once its check leaves the
+// opponent no VCT, and keeps the proven one when each unproven move is
+// refuted.
+func TestUnprovenInstead(t *testing.T) {
+	b := movesBoard(t, engine.Freestyle, "h8 h7 h9 g10 g8 i10 i9")
+	pt := func(s string) engine.Point {
+		p, err := engine.ParsePoint(s, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	j10, j9, a4 := pt("j10"), pt("j9"), pt("a4")
+	s := solver.NewSolver(64)
+	s.OneSearch, s.ThreatLimit = true, solver.MaxAutoThreatLimit
+	ctx := context.Background()
+	for _, c := range []struct {
+		move engine.Point
+		want solver.Status
+	}{{j10, solver.StatusNoWin}, {j9, solver.StatusNoWin}, {a4, solver.StatusWin}} {
+		st, err := opponentAfter(ctx, s, b, engine.White, c.move, solver.Limits{Nodes: 1_000_000})
+		if err != nil || st != c.want {
+			t.Fatalf("black's VCT after white %v: %v, %v; want %v", c.move, st, err, c.want)
+		}
+	}
+	ab := NewAlphaBeta(16)
+	ab.Threads = 1
+	sr, err := ab.Search(ctx, b, engine.White, solver.Limits{Nodes: 200_000}, 1, []engine.Point{j10}, nil)
+	if err != nil || len(sr.Moves) != 1 || !allProvenLost(sr.Moves) {
+		t.Fatalf("the search on j10 alone: %+v, %v; want it proven lost", sr.Moves, err)
+	}
+	rep := Report{Kind: KindDefend, Checked: 3, Refutations: 1, SearchReport: sr}
+	lim := solver.Limits{Nodes: 300_000}
+	sh := sharesFor(engine.Freestyle)
+	got, err := unprovenInstead(ctx, s, b, engine.White, ab, lim, sh, 1, []engine.Point{a4, j9}, nil, time.Now(), rep)
+	if err != nil || got.Kind != KindDefend || len(got.Moves) == 0 || got.Moves[0].Move != j9 {
+		t.Fatalf("with a4 and j9 unproven: %v, kind %s, moves %+v; want j9", err, got.Kind, got.Moves)
+	}
+	got, err = unprovenInstead(ctx, s, b, engine.White, ab, lim, sh, 1, []engine.Point{a4}, nil, time.Now(), rep)
+	if err != nil || len(got.Moves) == 0 || got.Moves[0].Move != j10 {
+		t.Fatalf("with a4 alone unproven: %v, moves %+v; want the proven defence j10 kept", err, got.Moves)
+	}
+}
