@@ -146,7 +146,14 @@ func NewVCT(mib int) *VCT {
 // disproof number n). On quintet's quick cases it cut the nodes (2.79M to
 // 2.43M at n-1; white_l12_1 362,484 to 44,582), but on TestVCTPuzzleBooks's
 // sample at 1M nodes each it solved fewer: 102, 106, 110 and 111 of 133
-// against 113 (under a depth limit of 10, 93 against 98).
+// against 113 (under a depth limit of 10, 93 against 98). Measured again
+// on 2026-11-28 with today's other numbers, an attacker node's unsearched
+// children raised by (n-1)/k: quintet's quick cases at their own threat
+// limits took 247,655, 239,318 and 230,212 nodes at k = 1, 2 and 4
+// against 444,568 (white_l12_1 42,705, 34,858 and 28,654 against 239,273;
+// white_l06_1 7,935, 6,776 and 11,994 against 13,915), but the books'
+// sample at 3M nodes solved 116, 116 and 117 of 133 against 119, and 103
+// against 106 under a depth limit of 10 (k = 1 and 4): still dropped.
 const quietPN = 3
 
 // fourPN is the initial proof number of the defender node after a plain

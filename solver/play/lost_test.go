@@ -82,3 +82,40 @@ func TestLostBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestProvenLoss: on freestyle.txt's fourth opening at ply 7, black
+// threatens a VCT were white to pass. The threat's proof, replayed with
+// white's stone added, still holds after a far move (a1, o15) and no longer
+// after j9, the defence (black has no VCT there), nor after j10, which
+// makes a four. Lost then searches only the moves the proof misses.
+func TestProvenLoss(t *testing.T) {
+	b := movesBoard(t, engine.Freestyle, "h8 h7 h9 g10 g8 i10 i9")
+	s := solver.NewSolver(64)
+	ctx := context.Background()
+	threat, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: engine.White, Attacker: engine.Black, DefenderPasses: true},
+		solver.ModeVCT, solver.Limits{Nodes: 1_000_000}, nil)
+	if err != nil || threat.Status != solver.StatusWin {
+		t.Fatalf("black's threat: %v, %v", threat.Status, err)
+	}
+	before := b.Hash()
+	for move, want := range map[string]bool{"a1": true, "o15": true, "j9": false, "j10": false} {
+		p, err := engine.ParsePoint(move, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := provenLoss(ctx, b, engine.White, p, threat.Proof); got != want {
+			t.Errorf("after white %s: the threat's proof holds %v, want %v", move, got, want)
+		}
+		if want {
+			continue
+		}
+		// the proof fails where black has no VCT at all
+		st, err := opponentAfter(ctx, s, b, engine.White, p, solver.Limits{Nodes: 1_000_000})
+		if err != nil || st != solver.StatusNoWin {
+			t.Errorf("black's VCT after white %s: %v, %v; want no-win", move, st, err)
+		}
+	}
+	if b.Hash() != before {
+		t.Error("the board changed")
+	}
+}
