@@ -74,7 +74,10 @@ func Lost(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	}
 	bb := b.Clone()
 	o := c.Opponent()
-	threatLim := solver.Limits{Nodes: lim.Nodes / 4, Time: lim.Time / 4}
+	threatLim := solver.Limits{Time: lim.Time / 4}
+	if lim.Nodes > 0 {
+		threatLim.Nodes = max(lim.Nodes/4, 1) // never 0, which is no limit
+	}
 	threat, err := s.Solve(ctx, solver.Problem{Board: bb, ToMove: c, Attacker: o, DefenderPasses: true}, solver.ModeVCT,
 		threatLim, nil)
 	if err != nil {
