@@ -390,15 +390,23 @@ func opponentAfter(ctx context.Context, s *solver.Solver, b *engine.Board, c eng
 // check ran out of budget an unproven one; one after which the opponent
 // still wins is dropped. When the threat is a VCF, the candidates that
 // cannot stop its line (solver.Stoppers) are dropped unchecked: the line
-// still wins after them. A candidate after which the threat's proof, with
-// c's stone added, still passes the proof checker is dropped unsearched
-// (provenLoss). The rest are checked in two passes sharing the
+// still wins after them. The rest are checked in two passes sharing the
 // defence share of the time: a quick one that drops most losing moves
 // (wins are found fast), then one that gives the unresolved moves the
 // rest; within each, the moves of the threat's proof tree (the cells its
 // attacker and defender moves take) come first, the likeliest to break
 // it, each group best first by H. It returns the proven and the unproven
 // defences and the number of moves checked.
+//
+// Tried and dropped (2026-11-28): dropping, before the passes, the
+// candidates after which the threat's proof, with c's stone added, still
+// passes the proof checker (provenLoss, as Lost does). On the defend
+// positions of 8 freestyle games lost to Rapfi it dropped 46% of the
+// candidates (4,609 to 2,495) and the moves left unproven fell from 2,181
+// to 1,567, the proven defences the same (308 and 309); against Rapfi at
+// 300 ms a move it scored renju 5, 8, 5, 8, 8, 7 = 41 / 240 where the
+// build without it had 9, 9, 10, 11, 10, 7 = 56 / 240 (four of the six
+// runs interleaved), freestyle 11 / 120 against 14 / 160.
 func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, threat *solver.Answer, lim solver.Limits,
 	sh bestShares, start time.Time) (proven, unproven []engine.Point, checked int, err error) {
 	o := c.Opponent()
@@ -449,23 +457,6 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 		return st, nil
 	}
 	open := cands
-	if threat.Proof != nil {
-		// a move after which the threat's proof still holds loses to it:
-		// the proof checker says so without a search (provenLoss). On the
-		// defend positions of 8 freestyle games lost to Rapfi, 46% of the
-		// candidates went so (4,609 to 2,495), and the moves left unproven
-		// by the checks fell from 2,181 to 1,567, the proven defences
-		// unchanged (308 and 309)
-		vctx := ctx
-		if !end.IsZero() {
-			var cancel context.CancelFunc
-			vctx, cancel = context.WithDeadline(ctx, end)
-			defer cancel()
-		}
-		n := len(open)
-		open = slices.DeleteFunc(slices.Clone(open), func(p engine.Point) bool { return provenLoss(vctx, bb, c, p, threat.Proof) })
-		checked += n - len(open)
-	}
 	for pass := 0; pass < 2 && len(open) > 0; pass++ {
 		per := solver.Limits{Nodes: bestCheckNodes / 20}
 		if pass == 1 {
