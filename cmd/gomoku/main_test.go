@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -477,4 +478,35 @@ func searchAnswer(t *testing.T, out string) map[string]any {
 		t.Fatalf("output %s: the first move is not an object", out)
 	}
 	return first
+}
+
+// TestBestDefendCounts: the text's "N more were not refuted in time" is the
+// JSON's unproven count (it once counted the moves shown), on a position
+// where black threatens a VCT were white, to move, to pass (freestyle.txt's
+// fourth opening at ply 7), under a node limit so that both runs agree.
+func TestBestDefendCounts(t *testing.T) {
+	pos := "h8 h7 h9 g10 g8 i10 i9\n"
+	args := []string{"best", "--rule", "freestyle", "--time", "0", "--nodes", "20000", "--threads", "1", "-k", "2"}
+	code, out, errOut := gomoku(t, pos, append(args, "--format", "json", "-")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rec struct {
+		Kind        string `json:"kind"`
+		Checked     int    `json:"checked"`
+		Refutations int    `json:"refutations"`
+		Unproven    int    `json:"unproven"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rec.Kind != "defend" || rec.Checked < rec.Refutations+rec.Unproven || rec.Checked == 0 {
+		t.Fatalf("kind %s, checked %d, refutations %d, unproven %d", rec.Kind, rec.Checked, rec.Refutations, rec.Unproven)
+	}
+	code, text, errOut := gomoku(t, pos, append(args, "-")...)
+	want := fmt.Sprintf("of %d moves checked, %d are proven to stop it, %d more were not refuted in time",
+		rec.Checked, rec.Refutations, rec.Unproven)
+	if code != 0 || !strings.Contains(text, want) {
+		t.Errorf("exit %d, %s: want %q", code, text+errOut, want)
+	}
 }
