@@ -117,6 +117,23 @@ func boardPixels(t *testing.T, shot []byte) int {
 
 func near(a uint32, b int) bool { return int(a) >= b-12 && int(a) <= b+12 }
 
+// analyzeReport runs `analyze --rule freestyle --report DIR` with args on
+// standard input in, and returns the report's pages (the games' and
+// index.html, sorted), which must number want.
+func analyzeReport(t *testing.T, in string, want int, args ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	code, _, errOut := gomoku(t, in, append([]string{"analyze", "--rule", "freestyle", "--report", dir}, args...)...)
+	if code != exitOK {
+		t.Fatalf("analyze: exit %d %s", code, errOut)
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "*.html"))
+	if len(pages) != want {
+		t.Fatalf("report pages %v, want %d", pages, want)
+	}
+	return pages
+}
+
 // TestReportInBrowser analyses two shared games into a report, opens a
 // game's page in Chromium, steps it with the arrow keys and the buttons,
 // clicks the graph, and reads back the ply and the stones shown from the
@@ -124,16 +141,9 @@ func near(a uint32, b int) bool { return int(a) >= b-12 && int(a) <= b+12 }
 // show the board.
 func TestReportInBrowser(t *testing.T) {
 	games := filepath.Join(datatest.Shared(t), "games", "freestyle")
-	dir := t.TempDir()
-	code, _, errOut := gomoku(t, "", "analyze", "--rule", "freestyle", "--per-position-nodes", "20000", "--report", dir,
+	pages := analyzeReport(t, "", 3, "--per-position-nodes", "20000",
 		filepath.Join(games, "004.psq"), filepath.Join(games, "005.psq"))
-	if code != exitOK {
-		t.Fatalf("analyze: exit %d %s", code, errOut)
-	}
-	pages, _ := filepath.Glob(filepath.Join(dir, "*.html"))
-	if len(pages) != 3 {
-		t.Fatalf("report pages %v, want two games and the index", pages)
-	}
+	dir := filepath.Dir(pages[0])
 	ctx, errs := browser(t)
 	must := func(err error) {
 		t.Helper()
@@ -202,16 +212,7 @@ func TestReportInBrowser(t *testing.T) {
 // forced win's line, white's winning quiet move at ply 15 and black's
 // lost position at ply 16 (the lost-position check of analyze).
 func TestReportLostInBrowser(t *testing.T) {
-	dir := t.TempDir()
-	code, _, errOut := gomoku(t, lostGame, "analyze", "--rule", "freestyle", "--per-position-nodes", "200000", "--eval=false",
-		"--report", dir, "-")
-	if code != exitOK {
-		t.Fatalf("analyze: exit %d %s", code, errOut)
-	}
-	pages, _ := filepath.Glob(filepath.Join(dir, "0*.html"))
-	if len(pages) != 1 {
-		t.Fatalf("report pages %v, want one game", pages)
-	}
+	pages := analyzeReport(t, lostGame, 2, "--per-position-nodes", "200000", "--eval=false", "-")
 	ctx, errs := browser(t)
 	must := func(err error) {
 		t.Helper()
