@@ -154,6 +154,10 @@ func NewVCT(mib int) *VCT {
 // white_l06_1 7,935, 6,776 and 11,994 against 13,915), but the books'
 // sample at 3M nodes solved 116, 116 and 117 of 133 against 119, and 103
 // against 106 under a depth limit of 10 (k = 1 and 4): still dropped.
+// Again on 2026-11-28, only at the attacker nodes right after a four and
+// its block (where white_l06_1's four i4 took 8,753 of 13,915 nodes):
+// k = 2 took white_l06_1 to 3,363 nodes and the quick cases to 251,877,
+// but the sample solved 116 (102 against 106 under depth 10); k = 4 117.
 const quietPN = 3
 
 // fourPN is the initial proof number of the defender node after a plain
