@@ -17,6 +17,8 @@ type ParamsError struct {
 	Msg    string
 }
 
+// Error returns Msg; the caller names the file (and the line and column
+// from Offset).
 func (e *ParamsError) Error() string { return e.Msg }
 
 // maxVCFDefNodes bounds ABParams.VCFDefNodes in a parameter file: a VCF
