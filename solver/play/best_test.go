@@ -224,14 +224,7 @@ func TestBestExtends(t *testing.T) {
 // refuted.
 func TestUnprovenInstead(t *testing.T) {
 	b := movesBoard(t, engine.Freestyle, "h8 h7 h9 g10 g8 i10 i9")
-	pt := func(s string) engine.Point {
-		p, err := engine.ParsePoint(s, 15)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	j10, j9, a4 := pt("j10"), pt("j9"), pt("a4")
+	j10, j9, a4 := mustPoint(t, "j10"), mustPoint(t, "j9"), mustPoint(t, "a4")
 	s := solver.NewSolver(64)
 	s.OneSearch, s.ThreatLimit = true, solver.MaxAutoThreatLimit
 	ctx := context.Background()

@@ -19,11 +19,7 @@ func lostBoard(t *testing.T, black, white []string) *engine.Board {
 	}
 	for c, list := range [2][]string{black, white} {
 		for _, s := range list {
-			p, err := engine.ParsePoint(s, 15)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := b.Put(p, engine.Color(c+1)); err != nil {
+			if err := b.Put(mustPoint(t, s), engine.Color(c+1)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -99,10 +95,7 @@ func TestProvenLoss(t *testing.T) {
 	}
 	before := b.Hash()
 	for move, want := range map[string]bool{"a1": true, "o15": true, "j9": false, "j10": false} {
-		p, err := engine.ParsePoint(move, 15)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := mustPoint(t, move)
 		if got := provenLoss(ctx, b, engine.White, p, threat.Proof); got != want {
 			t.Errorf("after white %s: the threat's proof holds %v, want %v", move, got, want)
 		}

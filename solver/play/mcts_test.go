@@ -19,6 +19,16 @@ import (
 // with no VCF for either side (black has a long VCT).
 const midgame = "h8h7h9g7i7g9i8g8g10j7h11f9h10h12i6i9"
 
+// mustPoint parses a 15x15 coordinate such as "j10", failing tb on a bad one.
+func mustPoint(tb testing.TB, s string) engine.Point {
+	tb.Helper()
+	p, err := engine.ParsePoint(s, 15)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 // movesBoard plays a move list (black first) on an empty 15×15 board.
 func movesBoard(tb testing.TB, r engine.Rule, moves string) *engine.Board {
 	tb.Helper()
