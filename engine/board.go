@@ -231,6 +231,11 @@ func (b *Board) Clone() *Board {
 // allocation once b has held a board of src's size. It returns b.
 func (b *Board) CopyFrom(src *Board) *Board {
 	hist, log := b.history[:0], b.undoLog
+	if cap(hist) < cap(src.history) {
+		// a board new to the pool: room for every stone at once, so that
+		// Play never grows the history (as for NewBoard's boards)
+		hist = make([]move, 0, cap(src.history))
+	}
 	*b = *src
 	b.history = append(hist, src.history...)
 	if len(log) < len(src.undoLog) {

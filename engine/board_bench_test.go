@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 // midgame is the first 24 moves of a renju game between Rapfi and mintaka
 // (../shared/data/games/renju/003.psq): a 15×15 middle game.
@@ -80,5 +83,37 @@ func TestPlayUndoAllocs(t *testing.T) {
 	p := PointAt(0, 0)
 	if a := testing.AllocsPerRun(100, func() { bd.Play(p, White); bd.Undo() }); a != 0 {
 		t.Errorf("Play+Undo allocates %v times", a)
+	}
+}
+
+// TestScratchPlayAllocs pins the same property on a board copied onto a
+// new Board, as Scratch does when its pool is empty (the first search of a
+// process): its history had room only for the stones copied, so each of the
+// search's first Plays grew it.
+func TestScratchPlayAllocs(t *testing.T) {
+	src := midgameBoard(t, Renju)
+	c := new(Board).CopyFrom(src)
+	var empty []Point
+	for y := 0; y < 15 && len(empty) < 40; y++ {
+		for x := 0; x < 15 && len(empty) < 40; x++ {
+			if p := PointAt(x, y); c.At(p) == Empty {
+				empty = append(empty, p)
+			}
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i, p := range empty {
+		c.Play(p, Color(1+i%2))
+	}
+	runtime.ReadMemStats(&after)
+	for range empty {
+		c.Undo()
+	}
+	if n := after.Mallocs - before.Mallocs; n != 0 {
+		t.Errorf("%d Plays on a copied board allocated %d times", len(empty), n)
+	}
+	if c.Hash() != src.Hash() || c.Stones() != src.Stones() {
+		t.Error("the copy did not come back to the source's position")
 	}
 }
