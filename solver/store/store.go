@@ -135,12 +135,12 @@ func Open(dir string, opt Options) (d *DB, err error) {
 			d, err = nil, d.damaged(fmt.Errorf("%v", r))
 		}
 	}()
-	db, err := badger.Open(bopt)
+	db, err := openBadger(bopt)
 	if err != nil && opt.ReadOnly && (errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(err.Error(), "truncate required")) {
 		// a process ended without closing the database (SIGKILL): its
 		// memtable log must be replayed, which read-only mode cannot do;
 		// a read-write open replays it and loses nothing
-		db, err = badger.Open(bopt.WithReadOnly(false))
+		db, err = openBadger(bopt.WithReadOnly(false))
 		if err != nil && !strings.Contains(err.Error(), "Cannot acquire directory lock") && !isDamage(err) {
 			return nil, d.wrap(fmt.Errorf("needs its log replayed after a crash, and a read-write open failed: %w", err))
 		}
@@ -180,6 +180,51 @@ func Open(dir string, opt Options) (d *DB, err error) {
 	}
 	go d.gcLoop(dir == "" || opt.ReadOnly)
 	return d, nil
+}
+
+// openBadger is badger.Open, working around an empty log file (badger
+// issue 2207): a process killed between creating a memtable (.mem) or value
+// log (.vlog) file and writing its header leaves it at 0 bytes, and Open
+// then fails. A read-write Open sizes and initialises such a file before it
+// reports the error ("Create a new file"), so the next Open finds it whole
+// and empty, and loses nothing: the file never held a write. A read-only
+// Open cannot size it ("truncate ... invalid argument"), so where the
+// directory holds an empty log file a read-write Open does that first;
+// when another process has the store open, that Open fails on its lock
+// and the read-only one is tried as before.
+func openBadger(bopt badger.Options) (*badger.DB, error) {
+	if bopt.ReadOnly && !bopt.InMemory && hasEmptyLogFile(bopt.Dir) {
+		if db, err := openBadger(bopt.WithReadOnly(false)); err == nil {
+			if err := db.Close(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	db, err := badger.Open(bopt)
+	// each Open mends one empty file; a crash leaves at most one of each
+	// kind, but a few more tries cost nothing
+	for try := 0; try < 8 && err != nil && !bopt.ReadOnly && strings.Contains(err.Error(), "Create a new file"); try++ {
+		db, err = badger.Open(bopt)
+	}
+	return db, err
+}
+
+// hasEmptyLogFile reports whether dir holds a memtable or value log file of
+// 0 bytes (see openBadger).
+func hasEmptyLogFile(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if ext := filepath.Ext(e.Name()); ext != ".mem" && ext != ".vlog" {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // RolledBack reports whether Open found a WriteAll interrupted by a crash

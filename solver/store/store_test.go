@@ -343,3 +343,47 @@ func TestWriteAllKill(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyLogFiles: a process killed between creating a memtable or value
+// log file and writing its header leaves it empty (0 bytes); badger's Open
+// then fails with "Create a new file" (dgraph-io/badger issue 2207, seen in
+// TestBookBuildKilled). Open must still open the store, read-write and
+// read-only, with everything written before.
+func TestEmptyLogFiles(t *testing.T) {
+	for _, names := range [][]string{{"00009.mem"}, {"000009.vlog"}, {"00009.mem", "00010.mem", "000009.vlog"}} {
+		name := strings.Join(names, " ")
+		for _, ro := range []bool{false, true} {
+			dir := t.TempDir()
+			d, err := Open(dir, Options{Kind: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := d.NewBatch()
+			if err := b.Set([]byte("k"), []byte("v")); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range names {
+				if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d, err = Open(dir, Options{Kind: "test", ReadOnly: ro})
+			if err != nil {
+				t.Errorf("%s, read-only %v: %v", name, ro, err)
+				continue
+			}
+			if v, ok, err := d.Get([]byte("k")); !ok || err != nil || string(v) != "v" {
+				t.Errorf("%s, read-only %v: k = %q %v %v", name, ro, v, ok, err)
+			}
+			if err := d.Close(); err != nil {
+				t.Errorf("%s, read-only %v: close: %v", name, ro, err)
+			}
+		}
+	}
+}
