@@ -97,17 +97,7 @@ func TestKinds(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused open made the directory: %v", err)
 	}
-	d, err := Open(dir, Options{Kind: "book"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := d.NewBatch()
-	if err := b.Set([]byte("Bkey"), []byte("v")); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	d := openWithKey(t, dir, "book", "Bkey")
 	n := 0
 	if err := d.Each(nil, func(k, v []byte) error { n++; return nil }); err != nil || n != 1 {
 		t.Errorf("Each saw %d keys (the marker must be skipped), %v", n, err)
@@ -116,7 +106,7 @@ func TestKinds(t *testing.T) {
 	if _, err := Open(dir, Options{Kind: "store"}); !errors.Is(err, ErrWrongKind) || !strings.Contains(err.Error(), "it is a book") {
 		t.Errorf("a book opened as a store: %v", err)
 	}
-	d, err = Open(dir, Options{Kind: "book", ReadOnly: true})
+	d, err := Open(dir, Options{Kind: "book", ReadOnly: true})
 	if err != nil {
 		t.Fatalf("read-only open: %v", err)
 	}
@@ -354,17 +344,7 @@ func TestEmptyLogFiles(t *testing.T) {
 		name := strings.Join(names, " ")
 		for _, ro := range []bool{false, true} {
 			dir := t.TempDir()
-			d, err := Open(dir, Options{Kind: "test"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := d.NewBatch()
-			if err := b.Set([]byte("k"), []byte("v")); err != nil {
-				t.Fatal(err)
-			}
-			if err := b.Flush(); err != nil {
-				t.Fatal(err)
-			}
+			d := openWithKey(t, dir, "test", "k")
 			if err := d.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -373,7 +353,7 @@ func TestEmptyLogFiles(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			d, err = Open(dir, Options{Kind: "test", ReadOnly: ro})
+			d, err := Open(dir, Options{Kind: "test", ReadOnly: ro})
 			if err != nil {
 				t.Errorf("%s, read-only %v: %v", name, ro, err)
 				continue
@@ -386,4 +366,22 @@ func TestEmptyLogFiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// openWithKey opens (creating) the database of kind in dir and writes key
+// with the value "v" through a flushed batch.
+func openWithKey(t *testing.T, dir, kind, key string) *DB {
+	t.Helper()
+	d, err := Open(dir, Options{Kind: kind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := d.NewBatch()
+	if err := b.Set([]byte(key), []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
