@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgraph-io/badger/v4"
-
+	"gomoku/book"
 	"gomoku/engine"
+	"gomoku/solver/store"
 )
 
 // The regression tests of issue 37, the hostile-input review of 2026-11-26:
@@ -293,33 +293,20 @@ func bookGames(t *testing.T, bk string) int {
 	return rec.Games
 }
 
-// journalLeft reports whether the book's database holds the journal of an
-// interrupted write, read with badger directly (store.Open would roll it
-// back).
+// journalLeft reports whether the book's database held the journal of an
+// interrupted write: opening it rolled that write back (Book.RolledBack),
+// as the next command would.
 func journalLeft(t *testing.T, dir string) bool {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
 		return false
 	}
-	opt := badger.DefaultOptions(dir).WithLogger(nil).WithMemTableSize(16 << 20).WithValueLogFileSize(64 << 20)
-	db, err := badger.Open(opt)
-	// a kill between creating a log file and writing its header leaves it
-	// empty, which badger's Open mends but reports once per file (as
-	// store.Open works around: badger issue 2207)
-	for try := 0; try < 8 && err != nil && strings.Contains(err.Error(), "Create a new file"); try++ {
-		db, err = badger.Open(opt)
-	}
+	bk, err := book.Open(dir, store.Options{ReadOnly: true, MustExist: true})
 	if err != nil {
-		t.Fatalf("badger: %v", err)
+		t.Fatalf("opening the killed build's book: %v", err)
 	}
-	defer db.Close()
-	found := false
-	db.View(func(txn *badger.Txn) error {
-		_, err := txn.Get([]byte("\x00journal"))
-		found = err == nil
-		return nil
-	})
-	return found
+	defer bk.Close()
+	return bk.RolledBack()
 }
 
 // TestBookBuildKilled covers item 12 and the fault-injection test: a book

@@ -90,7 +90,11 @@ func Lost(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 			vctx, cancel = context.WithDeadline(ctx, start.Add(lim.Time))
 			defer cancel()
 		}
-		moves = slices.DeleteFunc(moves, func(p engine.Point) bool { return provenLoss(vctx, bb, c, p, threat.Proof) })
+		t, stone := withStone(threat.Proof, c)
+		moves = slices.DeleteFunc(moves, func(p engine.Point) bool {
+			*stone = p
+			return provenLoss(vctx, bb, c, p, t)
+		})
 		if len(moves) == 0 {
 			return true, nil
 		}
@@ -121,23 +125,32 @@ func Lost(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	return true, nil
 }
 
-// provenLoss says that after c plays p on b (b is restored) the opponent
-// still wins by threat, the proof of its win were c to pass: the proof,
-// with c's stone at p added to its position and the opponent to move,
-// passes proof.VerifyOn. False when it does not, or when ctx ends first.
-func provenLoss(ctx context.Context, b *engine.Board, c engine.Color, p engine.Point, threat *proof.Tree) bool {
+// withStone returns a copy of the threat's proof with the opponent to move
+// (the proof were c to pass, now after a move of c) and one more stone of
+// c in its position, at the cell the returned pointer sets. The copy's
+// stone list is its own, so threat is never changed, and one copy serves
+// every candidate move: set the cell, then call provenLoss.
+func withStone(threat *proof.Tree, c engine.Color) (*proof.Tree, *engine.Point) {
 	t := *threat
+	stones := &t.White
 	if c == engine.Black {
-		t.Black = append(slices.Clone(t.Black), p)
-	} else {
-		t.White = append(slices.Clone(t.White), p)
+		stones = &t.Black
 	}
+	*stones = append(slices.Clone(*stones), engine.NoPoint)
 	t.ToMove, t.DefenderPasses = c.Opponent(), false
+	return &t, &(*stones)[len(*stones)-1]
+}
+
+// provenLoss says that after c plays p on b (b is restored) the opponent
+// still wins by threat: t, the proof of its win were c to pass with c's
+// stone at p added to its position and the opponent to move (withStone),
+// passes proof.VerifyOn. False when it does not, or when ctx ends first.
+func provenLoss(ctx context.Context, b *engine.Board, c engine.Color, p engine.Point, t *proof.Tree) bool {
 	b.Play(p, c)
 	defer b.Undo()
 	if b.LastMoveWon() {
 		return false
 	}
-	_, err := proof.VerifyOn(ctx, &t, b)
+	_, err := proof.VerifyOn(ctx, t, b)
 	return err == nil
 }

@@ -93,10 +93,12 @@ func TestProvenLoss(t *testing.T) {
 	if err != nil || threat.Status != solver.StatusWin {
 		t.Fatalf("black's threat: %v, %v", threat.Status, err)
 	}
-	before := b.Hash()
+	before, whites := b.Hash(), len(threat.Proof.White)
+	tree, stone := withStone(threat.Proof, engine.White) // one copy for every move, as Lost uses it
 	for move, want := range map[string]bool{"a1": true, "o15": true, "j9": false, "j10": false} {
 		p := mustPoint(t, move)
-		if got := provenLoss(ctx, b, engine.White, p, threat.Proof); got != want {
+		*stone = p
+		if got := provenLoss(ctx, b, engine.White, p, tree); got != want {
 			t.Errorf("after white %s: the threat's proof holds %v, want %v", move, got, want)
 		}
 		if want {
@@ -110,5 +112,8 @@ func TestProvenLoss(t *testing.T) {
 	}
 	if b.Hash() != before {
 		t.Error("the board changed")
+	}
+	if len(threat.Proof.White) != whites {
+		t.Error("the threat's proof changed")
 	}
 }
