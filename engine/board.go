@@ -282,6 +282,10 @@ func (b *Board) Hash() uint64 { return b.hash }
 // Stones returns the number of stones on the board.
 func (b *Board) Stones() int { return len(b.history) }
 
+// Full reports whether every cell of the playing area holds a stone. A full
+// board with no five is a draw in every rule: searches treat it as one.
+func (b *Board) Full() bool { return len(b.history) == b.size*b.size }
+
 // History returns the stones in the order they were played, as points and
 // colours. The slices are fresh copies.
 func (b *Board) History() ([]Point, []Color) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -46,7 +47,14 @@ type bestMove struct {
 	Value  float64 `json:"value"`
 	Visits int64   `json:"visits,omitempty"`
 	Depth  int     `json:"depth,omitempty"`
-	Proven string  `json:"proven,omitempty"`
+	// Proven is "win" only for a win the solver proved and the proof
+	// checker passed (kind win).
+	Proven string `json:"proven,omitempty"`
+	// Tree is "win", "loss" or "draw" when MCTS or alpha-beta solved the
+	// move in its own tree. Their trees hold only candidate moves (cells
+	// near the stones), so a win or a loss there is the search's belief,
+	// not a checked proof; a draw is a board filled with no five.
+	Tree string `json:"tree,omitempty"`
 	// Defence is, for kind defend, "proven" (the threat is disproved after
 	// the move) or "unproven" (its check ran out of budget).
 	Defence string   `json:"defence,omitempty"`
@@ -178,11 +186,15 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 						bm.Defence = "unproven"
 					}
 				}
-				switch m.Proven {
-				case 1:
+				switch {
+				case m.Proven == 1 && rep.Kind == play.KindWin:
 					bm.Proven = "win"
-				case -1:
-					bm.Proven = "loss"
+				case m.Proven == 1:
+					bm.Tree = "win"
+				case m.Proven == -1:
+					bm.Tree = "loss"
+				case m.Drawn:
+					bm.Tree = "draw"
 				}
 				rec.Moves = append(rec.Moves, bm)
 			}
@@ -234,6 +246,12 @@ func writeBestText(w io.Writer, p *positions.Position, b *engine.Board, rec best
 			}
 			if m.Proven != "" {
 				cost += ", proven " + m.Proven
+			}
+			if m.Tree != "" {
+				cost += ", " + m.Tree + " in the search's tree (unchecked)"
+			}
+			if m.Tree == "draw" {
+				cost = strings.TrimSuffix(cost, " (unchecked)") + " (the board fills)"
 			}
 			if m.Defence != "" {
 				cost += ", defence " + m.Defence

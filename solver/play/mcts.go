@@ -100,7 +100,7 @@ type mnode struct {
 	n        int32   // visits, in-flight ones included
 	w        float64 // sum of the mover's rollout values
 	h        float32 // heuristic of move, normalised by the best sibling's
-	proven   int8    // +1: mover wins; -1: mover loses; 0: unknown
+	proven   int8    // +1: mover wins; -1: mover loses; provenDraw; 0: unknown
 	expanded bool
 	busy     bool // a goroutine is expanding it
 	// cands are the moves of the side to move, best by H first; children
@@ -108,6 +108,22 @@ type mnode struct {
 	// reaches them (so a node costs 8 bytes per move until then).
 	cands    []mcand
 	children []*mnode
+}
+
+// provenDraw marks a node proven drawn: the board filled with no five, or
+// every move of its side to move proven a loss or a draw with one a draw.
+const provenDraw int8 = 2
+
+// provenRank orders proven states for the mover's choice: a win, then an
+// unknown or drawn move, then a loss.
+func provenRank(p int8) int {
+	switch p {
+	case 1:
+		return 2
+	case -1:
+		return 0
+	}
+	return 1
 }
 
 // mcand is a move not yet given a node, with its normalised heuristic.
@@ -132,6 +148,9 @@ type MoveStat struct {
 	// Proven is +1 when the search proved the move wins (within its
 	// candidate moves), -1 when it proved it loses, 0 otherwise.
 	Proven int
+	// Drawn says the search proved the move draws: the board fills with
+	// no five (MCTS; Proven is then 0 and Value 0.5).
+	Drawn bool
 	// PV is the principal variation, starting with Move.
 	PV []engine.Point
 }
@@ -264,8 +283,8 @@ func (m *MCTS) report(multipv int) SearchReport {
 	defer m.mu.Unlock()
 	kids := slices.Clone(m.root.children)
 	slices.SortStableFunc(kids, func(a, b *mnode) int {
-		if a.proven != b.proven {
-			return int(b.proven) - int(a.proven)
+		if ra, rb := provenRank(a.proven), provenRank(b.proven); ra != rb {
+			return rb - ra
 		}
 		return int(b.n) - int(a.n)
 	})
@@ -274,9 +293,16 @@ func (m *MCTS) report(multipv int) SearchReport {
 	}
 	var rep SearchReport
 	for _, k := range kids[:min(multipv, len(kids))] {
-		ms := MoveStat{Move: k.move, Visits: int64(k.n), Proven: int(k.proven), Value: 0.5}
-		if k.n > 0 {
-			ms.Value = k.w / float64(k.n)
+		ms := MoveStat{Move: k.move, Visits: int64(k.n), Value: 0.5}
+		switch k.proven {
+		case 1, -1:
+			ms.Proven = int(k.proven)
+		case provenDraw:
+			ms.Drawn = true
+		default:
+			if k.n > 0 {
+				ms.Value = k.w / float64(k.n)
+			}
 		}
 		if m.root.proven == 1 && k.proven == 0 {
 			ms.Proven = -1 // the root is lost: so is every move from it
@@ -400,9 +426,12 @@ func (w *mctsWorker) playout(maxNodes int64) bool {
 	return true
 }
 
-// provenValue is black's value of a node whose mover wins (proven +1) or
-// loses (-1).
+// provenValue is black's value of a node whose mover wins (proven +1),
+// loses (-1) or draws (provenDraw, 0.5).
 func provenValue(mover engine.Color, proven int8) float64 {
+	if proven == provenDraw {
+		return 0.5
+	}
 	v := 1.0
 	if proven < 0 {
 		v = 0
@@ -414,22 +443,27 @@ func provenValue(mover engine.Color, proven int8) float64 {
 }
 
 // updateProven applies the MCTS-solver.Solver rules to n from its children: the
-// side to move at n (n's opponent of mover) wins if a child wins for it, and
-// loses if every child loses.
+// side to move at n (n's opponent of mover) wins if a child wins for it,
+// loses if every child loses, and draws if every child is proven and the
+// best of them draws.
 func updateProven(n *mnode) {
 	if n.proven != 0 || !n.expanded || len(n.cands) == 0 {
 		return
 	}
-	all := true
+	all, drawn := true, false
 	for _, c := range n.children {
 		if c.proven == 1 {
 			n.proven = -1
 			return
 		}
-		all = all && c.proven == -1
+		all = all && c.proven != 0
+		drawn = drawn || c.proven == provenDraw
 	}
 	if all && len(n.children) == len(n.cands) {
 		n.proven = 1
+		if drawn {
+			n.proven = provenDraw
+		}
 	}
 }
 
@@ -503,6 +537,8 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 	switch {
 	case node.move != engine.NoPoint && b.Stones() > 0 && b.LastMoveWon():
 		proven = 1
+	case b.Full():
+		proven = provenDraw // a full board with no five is a draw
 	case b.Count(s, engine.FivePoints) > 0:
 		moves = []engine.Point{b.FirstPoint(s, engine.FivePoints)}
 	case b.Count(node.mover, engine.FivePoints) >= 2:
@@ -527,7 +563,7 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 		}
 		moves = w.cands
 	}
-	if proven != 0 && node == w.m.root && !b.LastMoveWon() {
+	if proven != 0 && node == w.m.root && !b.LastMoveWon() && !b.Full() {
 		// a lost root still reports moves to play: the blocks of the
 		// opponent's five-points first (by H below), then the others
 		w.cands = candidates(b, s, w.cands[:0], w.seen)
@@ -567,7 +603,9 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 	if proven != 0 {
 		node.proven = proven
 	} else if len(cands) == 0 {
-		node.proven = 1 // the side to move has no move: treat as lost
+		// renju's black with only forbidden cells left (the board is not
+		// full): a forbidden move loses, so treat it as lost
+		node.proven = 1
 	}
 	proven = node.proven
 	w.m.mu.Unlock()
