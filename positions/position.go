@@ -123,6 +123,36 @@ func (p *Position) check(bs *boards) error {
 	return p.place(b)
 }
 
+// ForbiddenMove returns the 0-based index of the first move of the game
+// record that is forbidden to black under rule r (always renju's: other
+// rules forbid nothing), and its kind, or -1 and engine.NotForbidden. Under
+// RIF such a move loses at once: the game ends there, won by white. Moves
+// that are illegal otherwise (on a stone, off the board, after a five) are
+// Board's errors, returned as such.
+func (p *Position) ForbiddenMove(r engine.Rule) (int, engine.ForbiddenKind, error) {
+	if r != engine.Renju || len(p.Moves) == 0 {
+		return -1, engine.NotForbidden, nil
+	}
+	b, err := engine.NewBoard(p.Size, r)
+	if err != nil {
+		return -1, engine.NotForbidden, err
+	}
+	for i, m := range p.Moves {
+		if b.LastMoveWon() {
+			return -1, engine.NotForbidden, fmt.Errorf("move %d (%v): %w", i+1, m, ErrAfterFive)
+		}
+		if i%2 == 0 {
+			if k := b.Forbidden(m); k != engine.NotForbidden {
+				return i, k, nil
+			}
+		}
+		if err := b.Put(m, engine.Color(1+i%2)); err != nil {
+			return -1, engine.NotForbidden, fmt.Errorf("move %d: %w", i+1, err)
+		}
+	}
+	return -1, engine.NotForbidden, nil
+}
+
 // PlaceOn puts the position's stones on b, an empty board of the
 // position's size (a clone of an empty board is much cheaper to make
 // than a new one). Errors: as Board's.

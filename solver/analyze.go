@@ -44,6 +44,11 @@ type PlyResult struct {
 	// move whose every answer loses). Set by the caller after the plies
 	// are analysed (only where the opponent's forced win follows the move).
 	Lost bool
+	// Forbidden is the kind of the move played when it is forbidden to
+	// black under renju (RIF): the move loses at once, and it is the
+	// record's last ply (positions.Position.ForbiddenMove). Set by the
+	// caller; NotForbidden otherwise.
+	Forbidden engine.ForbiddenKind
 }
 
 // analyzeProofFactor bounds, with a time limit, the whole of AnalyzePly:
@@ -105,7 +110,8 @@ type GameSummary struct {
 	// forced win here is a VCF or VCT, or a move after which every answer
 	// was shown to lose (the next ply's Lost); so where a flagged position
 	// turns out lost, the blame moves to the side's move before, which let
-	// the opponent's winning quiet move in.
+	// the opponent's winning quiet move in. Black's move on a forbidden
+	// point (renju) is one too: it loses at once.
 	Blunders []int
 }
 
@@ -126,6 +132,8 @@ func Summarize(plies []PlyResult, winner engine.Color, lastWasFive bool) GameSum
 			continue
 		}
 		switch {
+		case p.Forbidden != engine.NotForbidden: // a forbidden move loses at once
+			g.Kept[i] = &no
 		case i == n-1: // the record's last move: a win kept if it made the five
 			if lastWasFive {
 				g.Kept[i] = &yes
@@ -144,8 +152,9 @@ func Summarize(plies []PlyResult, winner engine.Color, lastWasFive bool) GameSum
 			g.MissedWins = append(g.MissedWins, i)
 		}
 	}
-	for i := 0; i+1 < n; i++ {
-		if !won(i+1) || plies[i].Lost {
+	for i := 0; i < n; i++ {
+		// a forbidden move hands the opponent the game at once
+		if !won(i+1) && plies[i].Forbidden == engine.NotForbidden || plies[i].Lost {
 			continue
 		}
 		if i == 0 || (!won(i-1) && plies[i-1].Solved) {
@@ -184,6 +193,9 @@ const (
 	ClassInaccuracy = "inaccuracy"
 	ClassMistake    = "mistake"
 	ClassBlunder    = "blunder"
+	// ClassForbidden is black's move on a forbidden point under renju: it
+	// loses at once (RIF), whatever the values say.
+	ClassForbidden = "forbidden"
 )
 
 // Class thresholds, in win rate lost.
@@ -256,6 +268,8 @@ func Judge(plies []PlyResult, sum GameSummary, lastWasFive bool) ([]PlyJudgement
 	for i, p := range plies {
 		j := PlyJudgement{Value: value(i), PlayedValue: -1, Loss: -1}
 		switch {
+		case p.Forbidden != engine.NotForbidden:
+			j.PlayedValue = 0
 		case i == n-1 && lastWasFive:
 			j.PlayedValue = 1
 		case i+1 < n && value(i+1) >= 0:
@@ -287,6 +301,11 @@ func Judge(plies []PlyResult, sum GameSummary, lastWasFive bool) ([]PlyJudgement
 		// proven facts first
 		opponentWinsNext := wonAt(plies, i+1)
 		switch {
+		case p.Forbidden != engine.NotForbidden:
+			j.Class = ClassForbidden
+			if j.Loss < 0 {
+				j.Loss = 1
+			}
 		case missed[i]:
 			j.Class = ClassBlunder
 		case wonAt(plies, i) && sum.Kept[i] != nil && *sum.Kept[i]:

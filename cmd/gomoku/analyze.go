@@ -112,6 +112,20 @@ type analyzeRecord struct {
 	// Sides summarise the moves of each side (with --eval): "black" and
 	// "white".
 	Sides map[string]sideJSON `json:"sides,omitempty"`
+	// Forbidden is black's move on a forbidden point (renju), which ends
+	// the game: Result is then "white" and Plies stop there.
+	Forbidden *forbiddenJSON `json:"forbidden,omitempty"`
+}
+
+// forbiddenJSON is black's forbidden move in a renju game record.
+type forbiddenJSON struct {
+	// Ply is the 0-based ply of the move (move number Ply+1).
+	Ply  int    `json:"ply"`
+	Move string `json:"move"`
+	// Kind is double-three, double-four or overline.
+	Kind string `json:"kind"`
+	// Ignored counts the record's moves after it, not analysed.
+	Ignored int `json:"ignored_moves,omitempty"`
 }
 
 // batchRecord is the last JSON line of `analyze`: the batch summary.
@@ -177,8 +191,19 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		}
 		var games []*analyzeGame
 		err = src.games(c, sh, report, nil, func(p *positions.Position, r engine.Rule) error {
-			games = append(games, &analyzeGame{p: p, rule: r, plies: make([]solver.PlyResult, len(p.Moves)),
-				left: len(p.Moves)})
+			k, kind, err := p.ForbiddenMove(r)
+			if err != nil {
+				return err
+			}
+			n := len(p.Moves)
+			if k >= 0 {
+				n = k + 1 // the game ends with black's forbidden move (RIF)
+			}
+			g := &analyzeGame{p: p, rule: r, plies: make([]solver.PlyResult, n), left: n}
+			if k >= 0 {
+				g.plies[k].Forbidden = kind
+			}
+			games = append(games, g)
 			return nil
 		})
 		if err != nil {
@@ -496,7 +521,7 @@ func analyzeAll(ctx context.Context, games []*analyzeGame, jobs, mib, threat int
 				}
 				c := engine.Color(1 + t.ply%2)
 				r, err := slv.AnalyzePly(ctx, b, c, lim)
-				r.Ply, r.Move = t.ply, g.p.Moves[t.ply]
+				r.Ply, r.Move, r.Forbidden = t.ply, g.p.Moves[t.ply], g.plies[t.ply].Forbidden
 				if err == nil && ab != nil {
 					err = evaluatePly(ctx, ab, store, ev, b, c, &r)
 				}
@@ -655,6 +680,14 @@ func analysisRecord(g *analyzeGame) analyzeRecord {
 		_, c := b.LastMove()
 		result = c.String()
 	}
+	var forbidden *forbiddenJSON
+	if n := len(g.plies); n > 0 && g.plies[n-1].Forbidden != engine.NotForbidden {
+		// black's forbidden move ends the game, won by white (RIF), whatever
+		// the record says of the moves after it
+		lastFive, result = false, "white"
+		forbidden = &forbiddenJSON{Ply: n - 1, Move: g.plies[n-1].Move.String(), Kind: g.plies[n-1].Forbidden.String(),
+			Ignored: len(p.Moves) - n}
+	}
 	winner := engine.Empty
 	switch result {
 	case "black":
@@ -665,7 +698,7 @@ func analysisRecord(g *analyzeGame) analyzeRecord {
 	sum := solver.Summarize(g.plies, winner, lastFive)
 	rec := analyzeRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: g.rule.String(), Size: p.Size,
 		MissedWins: append([]int{}, sum.MissedWins...), Blunders: append([]int{}, sum.Blunders...),
-		TimeMS: ms(g.elapsed)}
+		TimeMS: ms(g.elapsed), Forbidden: forbidden}
 	if result != "" {
 		rec.Result = &result
 	}
@@ -805,6 +838,13 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 	}
 	fmt.Fprintf(w, "%s  %s %dx%d  %d moves, result %s, decided: %s\n", p.Label(), rec.Rule, rec.Size, rec.Size,
 		len(rec.Plies), result, decided)
+	if f := rec.Forbidden; f != nil {
+		fmt.Fprintf(w, "black's move %d %s is forbidden (%s): under RIF black loses there", f.Ply+1, f.Move, f.Kind)
+		if f.Ignored > 0 {
+			fmt.Fprintf(w, "; the record's %d later moves are not analysed", f.Ignored)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "missed wins: %s; blunders: %s; %d positions unknown (%.0f ms)\n", plyList(rec.MissedWins),
 		plyList(rec.Blunders), rec.Unknown, rec.TimeMS)
 	if rec.Sides != nil {
@@ -814,7 +854,7 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 		}
 		var worst []analyzePly
 		for _, pl := range rec.Plies {
-			if pl.Class == solver.ClassInaccuracy || pl.Class == solver.ClassMistake || pl.Class == solver.ClassBlunder {
+			if classRank[pl.Class] > 0 {
 				worst = append(worst, pl)
 			}
 		}
@@ -874,7 +914,10 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 			}
 			s += fmt.Sprintf("  %s win %s, %s", strings.ToUpper(*pl.ForcedWin), joinNumbered(pl.Line), kept)
 		}
-		if blunder[pl.Ply] {
+		switch {
+		case pl.Class == solver.ClassForbidden:
+			s += "  FORBIDDEN: black loses at once"
+		case blunder[pl.Ply]:
 			s += "  BLUNDER: the opponent wins next"
 		}
 		fmt.Fprintln(w, s)
@@ -883,13 +926,13 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 }
 
 // classRank orders the classes of mistakes, worst highest.
-var classRank = map[string]int{solver.ClassInaccuracy: 1, solver.ClassMistake: 2, solver.ClassBlunder: 3}
+var classRank = map[string]int{solver.ClassInaccuracy: 1, solver.ClassMistake: 2, solver.ClassBlunder: 3, solver.ClassForbidden: 4}
 
 // classCounts prints the counts of the bad classes: "1 blunder, 2
 // mistakes", or "no mistakes".
 func classCounts(m map[string]int) string {
 	var parts []string
-	for _, c := range []string{solver.ClassBlunder, solver.ClassMistake, solver.ClassInaccuracy} {
+	for _, c := range []string{solver.ClassForbidden, solver.ClassBlunder, solver.ClassMistake, solver.ClassInaccuracy} {
 		if n := m[c]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, plural(c, n)))
 		}

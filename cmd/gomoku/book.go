@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +19,8 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/positions/svg"
+	"gomoku/solver"
+	"gomoku/solver/proof"
 	"gomoku/solver/store"
 )
 
@@ -133,6 +137,7 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 		bd := book.NewBuilder()
 		bd.MaxPly = c.Int("max-ply")
 		failed, added := 0, 0
+		cl := &claims{}
 		report := func(err error) {
 			failed++
 			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
@@ -148,7 +153,7 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 				if !bytes.Contains(sc.Bytes(), []byte(`"plies":[`)) || !sh.keep() {
 					continue
 				}
-				if err := addAnalysis(bd, sc.Bytes(), src.rule, src.ruleSet); err != nil {
+				if err := addAnalysis(c.Context, bd, cl, sc.Bytes(), src.rule, src.ruleSet); err != nil {
 					report(&positions.ParseError{File: name, Line: line, Record: line - 1, Err: err})
 					continue
 				}
@@ -157,7 +162,19 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			return true
 		}
 		err = src.games(c, sh, report, analyses, func(p *positions.Position, r engine.Rule) error {
-			if err := bd.AddGame(r, p.Size, p.Moves, recordWinner(p, r)); err != nil {
+			moves, winner := p.Moves, recordWinner(p, r)
+			k, kind, err := p.ForbiddenMove(r)
+			if err != nil {
+				return err
+			}
+			if k >= 0 {
+				// the game ends with black's forbidden move, won by white
+				// (RIF): the move is not a book move
+				fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: black's move %d %v is forbidden (%s): counted as a white win there\n",
+					p.Label(), k+1, p.Moves[k], kind)
+				moves, winner = moves[:k], engine.White
+			}
+			if err := bd.AddGame(r, p.Size, moves, winner); err != nil {
 				return err
 			}
 			added++
@@ -170,6 +187,10 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			return err
 		}
 		fmt.Fprintf(c.App.Writer, "book %s: %d records added, %d positions updated\n", c.String("book"), added, len(bd.Nodes()))
+		if cl.confirmed+cl.rejected > 0 {
+			fmt.Fprintf(c.App.Writer, "forced wins claimed by analyses: %d confirmed and marked proven, %d not confirmed and left out\n",
+				cl.confirmed, cl.rejected)
+		}
 		if failed > 0 {
 			return fmt.Errorf("%d record(s) or file(s) failed: %w", failed, errRecords)
 		}
@@ -194,18 +215,64 @@ func recordWinner(p *positions.Position, r engine.Rule) engine.Color {
 	return engine.Empty
 }
 
-// addAnalysis adds one analyze record: the game and its proven wins.
-func addAnalysis(bd *book.Builder, line []byte, rule engine.Rule, ruleSet bool) error {
+// claimCheckNodes bounds the search that confirms each VCT an analysis
+// record claims, in nodes; a claim it cannot confirm is not stored.
+const claimCheckNodes = 200_000
+
+// claims counts what book build made of the forced wins that analysis
+// records claim: confirmed (a VCF line replayed by proof.VerifyLine, or a
+// VCT found again by the solver, its proof checked) and not confirmed.
+type claims struct {
+	slv                 *solver.Solver
+	confirmed, rejected int
+}
+
+// check returns the first move of c's forced win on b when the claim (by
+// "vcf" or "vct", with its line) is confirmed, else NoPoint. b is not
+// changed. Errors: the solver's (a cancelled context).
+func (cl *claims) check(ctx context.Context, b *engine.Board, c engine.Color, by string, line []engine.Point) (engine.Point, string, error) {
+	if by == "vcf" && len(line) > 0 {
+		if _, err := proof.VerifyLine(b, c, line); err == nil {
+			return line[0], "vcf", nil
+		}
+	}
+	if by != "vcf" && by != "vct" {
+		return engine.NoPoint, "", nil
+	}
+	if cl.slv == nil {
+		cl.slv = solver.NewSolver(64)
+	}
+	a, err := cl.slv.Solve(ctx, solver.Problem{Board: b, ToMove: c, Attacker: c}, solver.ModeVCT,
+		solver.Limits{Nodes: claimCheckNodes}, nil)
+	if err != nil || a.Status != solver.StatusWin || len(a.Line) == 0 {
+		if errors.Is(err, solver.ErrGameOver) {
+			err = nil
+		}
+		return engine.NoPoint, "", err
+	}
+	return a.Line[0], a.Mode.String(), nil
+}
+
+// addAnalysis adds one analyze record: the game, and the forced wins it
+// claims once each is confirmed (claims.check); a claim not confirmed is
+// counted and left out. A record of another rule than the book's (rule,
+// when ruleSet) is refused: its wins need not hold under the book's rule.
+// Black's move on a forbidden point (renju) ends the game there, won by
+// white (RIF).
+func addAnalysis(ctx context.Context, bd *book.Builder, cl *claims, line []byte, rule engine.Rule, ruleSet bool) error {
 	var a analysisLine
 	if err := json.Unmarshal(line, &a); err != nil {
 		return fmt.Errorf("%w: %v", positions.ErrSyntax, err)
 	}
-	r := rule
-	if !ruleSet {
-		var err error
-		if r, err = engine.ParseRule(a.Rule); err != nil {
-			return err
-		}
+	if a.Rule == "" {
+		return fmt.Errorf("%w: the analysis states no rule", positions.ErrSyntax)
+	}
+	r, err := engine.ParseRule(a.Rule)
+	if err != nil {
+		return err
+	}
+	if ruleSet && r != rule {
+		return fmt.Errorf("an analysis under %s, refused for a %s book (its wins need not hold under %s)", r, rule, rule)
 	}
 	moves := make([]engine.Point, len(a.Plies))
 	for i, p := range a.Plies {
@@ -221,20 +288,52 @@ func addAnalysis(bd *book.Builder, line []byte, rule engine.Rule, ruleSet bool) 
 			winner = c
 		}
 	}
+	k, _, err := (&positions.Position{Size: a.Size, Moves: moves}).ForbiddenMove(r)
+	if err != nil {
+		return fmt.Errorf("%w: %v", book.ErrIllegal, err)
+	}
+	if k >= 0 {
+		moves, winner = moves[:k], engine.White
+	}
 	if err := bd.AddGame(r, a.Size, moves, winner); err != nil {
 		return err
 	}
-	for i, p := range a.Plies {
+	var b *engine.Board
+	for i, p := range a.Plies[:len(moves)] {
 		if p.ForcedWin == nil {
 			continue
 		}
-		first := engine.NoPoint
-		if len(p.Line) > 0 {
-			if q, err := engine.ParsePoint(p.Line[0], a.Size); err == nil {
-				first = q
+		if b == nil {
+			if b, err = engine.NewBoard(a.Size, r); err != nil {
+				return err
+			}
+			for j, m := range moves[:i] {
+				b.Play(m, engine.Color(1+j%2))
+			}
+		} else {
+			for j := b.Stones(); j < i; j++ {
+				b.Play(moves[j], engine.Color(1+j%2))
 			}
 		}
-		if err := bd.AddProven(r, a.Size, moves[:i], *p.ForcedWin, first); err != nil {
+		var claimed []engine.Point
+		for _, s := range p.Line {
+			q, err := engine.ParsePoint(s, a.Size)
+			if err != nil {
+				claimed = nil
+				break
+			}
+			claimed = append(claimed, q)
+		}
+		first, by, err := cl.check(ctx, b, engine.Color(1+i%2), *p.ForcedWin, claimed)
+		if err != nil {
+			return err
+		}
+		if first == engine.NoPoint {
+			cl.rejected++
+			continue
+		}
+		cl.confirmed++
+		if err := bd.AddProven(r, a.Size, moves[:i], by, first); err != nil {
 			return err
 		}
 	}
