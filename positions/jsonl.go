@@ -55,6 +55,16 @@ func parseJSONL(name string, data []byte, opt Options, out *sink) {
 	}
 }
 
+// hasKey reports whether the JSON object raw has the top-level key k.
+func hasKey(raw, k string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(raw), &m) != nil {
+		return false
+	}
+	_, ok := m[k]
+	return ok
+}
+
 // jsonPosition decodes and checks one record.
 func jsonPosition(name, raw string, line, index int, opt Options, bs *boards) (*Position, error) {
 	bad := func(col int, err error) error {
@@ -86,6 +96,9 @@ func jsonPosition(name, raw string, line, index int, opt Options, bs *boards) (*
 	}
 	if bytesTrim(raw) == "null" {
 		return nil, bad(1, fmt.Errorf("%w: a null record", ErrSyntax))
+	}
+	if r.Black == nil && r.White == nil && !hasKey(raw, "moves") {
+		return nil, bad(1, fmt.Errorf("%w: a record needs \"black\" and \"white\" (lists of points) or \"moves\"", ErrSyntax))
 	}
 	p := &Position{Source: name, Index: index, Line: line, ID: r.ID, Size: engine.DefaultSize, Rule: opt.Rule}
 	if r.Size != nil {

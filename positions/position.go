@@ -3,6 +3,7 @@ package positions
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"strings"
 
 	"gomoku/engine"
@@ -278,9 +279,13 @@ func Stream(name string, data []byte, f Format, opt Options, fn func(p *Position
 		opt.Size = engine.DefaultSize
 	}
 	if f == Auto {
-		f = Detect(data)
+		f = DetectFile(name, data)
 		if f == Auto {
-			out.add(nil, &ParseError{File: name, Line: 1, Record: -1, Err: ErrUnknownFormat})
+			err := ErrUnknownFormat
+			if noRecords(data) {
+				err = fmt.Errorf("%w: the input is empty, or holds only comments", ErrUnknownFormat)
+			}
+			out.add(nil, &ParseError{File: name, Line: 1, Record: -1, Err: err})
 			return
 		}
 	}
@@ -337,6 +342,38 @@ func normalizeNewlines(data []byte) []byte {
 	return bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
 }
 
+// noRecords reports whether data holds nothing but blank and comment lines.
+func noRecords(data []byte) bool {
+	for _, raw := range bytes.Split(normalizeNewlines(data), []byte("\n")) {
+		if line := strings.TrimSpace(string(raw)); line != "" && !isComment(line) {
+			return false
+		}
+	}
+	return true
+}
+
+// DetectFile is Detect for a file named name: an extension that names one
+// format decides it (.jsonl and .ndjson JSONL, unless the content is an
+// lfz084 document; .psq PSQ; .sgf SGF; .lib RenLib), so that a bad first
+// line is reported as a bad record of that format rather than read as
+// another; any other name leaves it to Detect.
+func DetectFile(name string, data []byte) Format {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".jsonl", ".ndjson":
+		if isLFZ(normalizeNewlines(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) {
+			return LFZ
+		}
+		return JSONL
+	case ".psq":
+		return PSQ
+	case ".sgf":
+		return SGF
+	case ".lib":
+		return RenLib
+	}
+	return Detect(data)
+}
+
 // Detect guesses the format of data from its first meaningful line: a "{"
 // that opens a document with a "puzzles" array is an LFZ file (also on one
 // line), a first line that starts with "{" JSONL (a line that does not
@@ -364,7 +401,7 @@ func Detect(data []byte) Format {
 		return Auto
 	}
 	first := true
-	sawText := false
+	sawText, allRows := false, true
 	for _, raw := range bytes.Split(data, []byte("\n")) {
 		line := strings.TrimSpace(string(raw))
 		if line == "" || isComment(line) {
@@ -385,10 +422,18 @@ func Detect(data []byte) Format {
 		if _, ok := diagramRow(line, engine.MinSize); ok {
 			return Diagram
 		}
+		if _, ok := diagramRow(line, 1); !ok {
+			allRows = false
+		}
 		sawText = true
 	}
-	if !sawText {
+	switch {
+	case !sawText:
 		return Auto
+	case allRows:
+		// rows of cells too short for a board: a diagram, whose parser
+		// names the size as the fault, not a move list of bad moves
+		return Diagram
 	}
 	return MoveList
 }

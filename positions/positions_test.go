@@ -397,6 +397,13 @@ func TestBadInput(t *testing.T) {
 		{`{"size":15,"black":["h8","h9"],"white":[]}` + "\n", JSONL, ErrSideToMove, 1, 0, 0},
 		{`{"puzzles": [{"side": 3, "rule": 2, "stones": "H8"}]}`, LFZ, ErrBadValue, 1, 14, 0},
 		{"\x00\x01binary", Auto, ErrUnknownFormat, 1, 0, 0},
+		// issue 56, item 12: a record with no stones is not an empty board
+		{`{"foo":1}` + "\n" + `{"black":[],"white":[]}` + "\n", Auto, ErrSyntax, 1, 1, 1},
+		{`{"puzzles": [{"side": 1, "rule": 2, "stones": "H8"}]}` + "\n", JSONL, ErrSyntax, 1, 1, 0},
+		// item 19: boards too small are named as such
+		{". . . .\n. x . .\n. . . .\n. . . .\n", Auto, ErrBadSize, 1, 0, 0},
+		{"x\n", Auto, ErrBadSize, 1, 0, 0},
+		{"# nothing\n\n", Auto, ErrUnknownFormat, 1, 0, 0},
 	}
 	for i, tc := range tests {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
@@ -415,5 +422,30 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("%q: %d good records, want %d", tc.in, len(ps), tc.goodLeft)
 			}
 		})
+	}
+}
+
+// TestDetectFile: a .jsonl file whose first line is not JSON is still read
+// as JSON Lines, its bad line reported and the others read; before, the
+// whole file was read as a move list and every record failed (issue 56,
+// item 12).
+func TestDetectFile(t *testing.T) {
+	data := []byte("garbage here\n" + `{"black":["h8"],"white":[]}` + "\n")
+	ps, errs := Parse("puzzles.jsonl", data, Auto, DefaultOptions)
+	if len(ps) != 1 || len(errs) != 1 {
+		t.Fatalf("%d good, %d errors %v; want 1 and 1", len(ps), len(errs), errs)
+	}
+	var pe *ParseError
+	if !errors.As(errs[0], &pe) || pe.Line != 1 || !errors.Is(pe, ErrSyntax) {
+		t.Errorf("error %v, want a syntax error on line 1", errs[0])
+	}
+	for name, want := range map[string]Format{"a.jsonl": JSONL, "a.PSQ": PSQ, "a.sgf": SGF, "a.lib": RenLib, "a.txt": MoveList} {
+		if got := DetectFile(name, []byte("h8 i9\n")); got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+	lfz := []byte(`{"puzzles": [{"side": 1, "rule": 2, "stones": "H8"}]}`)
+	if got := DetectFile("book.jsonl", lfz); got != LFZ {
+		t.Errorf("an lfz084 document named .jsonl: %v", got)
 	}
 }

@@ -169,7 +169,13 @@ func parseText(name string, data []byte, f Format, opt Options, out *sink) {
 			}
 			continue
 		}
-		if _, ok := diagramRow(line, engine.MinSize); ok {
+		// in a diagram file a row too short for a board starts a block too,
+		// so that the fault named is the board's size
+		minCells := engine.MinSize
+		if f == Diagram {
+			minCells = 1
+		}
+		if _, ok := diagramRow(line, minCells); ok {
 			// a block of rows, possibly ending with a label row
 			start := i
 			var rows [][]byte
