@@ -328,6 +328,10 @@ type StoreStats struct {
 	LSMBytes, VLogBytes int64
 }
 
+// Files returns the check of the store's tables that opening it made
+// (store.FileReport): the tables verified and any orphaned table files.
+func (s *Store) Files() store.FileReport { return s.db.Files() }
+
 // Stats scans the store.
 func (s *Store) Stats() (StoreStats, error) {
 	if err := s.Flush(); err != nil {

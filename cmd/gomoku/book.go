@@ -76,6 +76,23 @@ func bookCommand(stdin io.Reader) *cli.Command {
 				Flags:     []cli.Flag{bookFlag},
 				Action:    runBookMerge,
 			},
+			{
+				Name:  "check",
+				Usage: "verify every table's checksums and decode every node; exit 1 when the book is damaged",
+				Flags: []cli.Flag{bookFlag},
+				Action: func(c *cli.Context) error {
+					bk, err := openBookFlag(c, false)
+					if err != nil {
+						return err
+					}
+					defer bk.Close()
+					rep, err := bk.Check()
+					if err != nil {
+						return err
+					}
+					return writeCheck(c, "book", c.String("book"), rep.Files, "nodes", rep.Nodes, rep.Corrupt)
+				},
+			},
 		},
 	}
 }

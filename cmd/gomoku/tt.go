@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -96,6 +97,23 @@ func ttCommand() *cli.Command {
 				},
 			},
 			{
+				Name:  "check",
+				Usage: "verify every table's checksums and decode every result; exit 1 when the store is damaged",
+				Flags: []cli.Flag{dir},
+				Action: func(c *cli.Context) error {
+					st, err := open(c, false)
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					s, err := st.Stats()
+					if err != nil {
+						return err
+					}
+					return writeCheck(c, "store", c.String("tt"), st.Files(), "results", s.Total, s.Corrupt)
+				},
+			},
+			{
 				Name:  "compact",
 				Usage: "flatten the LSM tree and garbage-collect the value log",
 				Flags: []cli.Flag{dir},
@@ -114,4 +132,20 @@ func ttCommand() *cli.Command {
 			},
 		},
 	}
+}
+
+// writeCheck prints the report of tt check or book check and returns an
+// error (exit 1) when entries failed to decode.
+func writeCheck(c *cli.Context, kind, dir string, f store.FileReport, what string, good, corrupt int) error {
+	w := c.App.Writer
+	fmt.Fprintf(w, "%s %s: %d tables verified (%.1f MiB), %d %s read, %d corrupt\n", kind, dir, f.Tables,
+		float64(f.TableBytes)/(1<<20), good, what, corrupt)
+	if len(f.Orphans) > 0 {
+		fmt.Fprintf(w, "set aside: %s (table files its MANIFEST does not list, left by a crash or a damaged MANIFEST; "+
+			"not read; delete them once the %s reads whole)\n", strings.Join(f.Orphans, ", "), kind)
+	}
+	if corrupt > 0 {
+		return fmt.Errorf("the %s %s: %d %s fail their checksums or do not decode", kind, dir, corrupt, what)
+	}
+	return nil
 }

@@ -44,7 +44,8 @@ type DB struct {
 	kind    string
 	minFree int64 // bytes; see space.go
 
-	rolledBack bool // Open rolled back an interrupted WriteAll
+	rolledBack bool       // Open rolled back an interrupted WriteAll
+	files      FileReport // Open's check of the tables
 
 	closeOnce sync.Once
 	stopGC    chan struct{}
@@ -119,16 +120,28 @@ const markerVersion = 1
 func Open(dir string, opt Options) (d *DB, err error) {
 	d = &DB{dir: dir, kind: opt.Kind, minFree: minFreeBytes(opt.MinFreeMiB),
 		stopGC: make(chan struct{}), gcDone: make(chan struct{})}
+	existed := false
 	bopt := badger.DefaultOptions(dir).WithLogger(nil).WithMemTableSize(16 << 20).
 		WithValueLogFileSize(64 << 20).WithBlockCacheSize(16 << 20).WithIndexCacheSize(8 << 20).
 		WithChecksumVerificationMode(options.OnTableAndBlockRead)
 	if dir == "" {
 		bopt = bopt.WithInMemory(true)
 	} else {
-		if err := d.checkDir(opt); err != nil {
+		exists, err := d.checkDir(opt)
+		if err != nil {
 			return nil, err
 		}
+		existed = exists
 		bopt = bopt.WithReadOnly(opt.ReadOnly)
+		if exists {
+			// every table is opened and verified here, where a damaged one
+			// is an error rather than a panic in badger's goroutines; badger
+			// then verifies blocks as it reads them (checkFiles)
+			if d.files, err = d.checkFiles(opt.ReadOnly); err != nil {
+				return nil, err
+			}
+			bopt = bopt.WithChecksumVerificationMode(options.OnBlockRead)
+		}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -139,7 +152,8 @@ func Open(dir string, opt Options) (d *DB, err error) {
 	if err != nil && opt.ReadOnly && (errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(err.Error(), "truncate required")) {
 		// a process ended without closing the database (SIGKILL): its
 		// memtable log must be replayed, which read-only mode cannot do;
-		// a read-write open replays it and loses nothing
+		// a read-write open replays it and loses nothing (checkFiles
+		// found every table listed and whole, so it deletes none)
 		db, err = openBadger(bopt.WithReadOnly(false))
 		if err != nil && !strings.Contains(err.Error(), "Cannot acquire directory lock") && !isDamage(err) {
 			return nil, d.wrap(fmt.Errorf("needs its log replayed after a crash, and a read-write open failed: %w", err))
@@ -149,7 +163,10 @@ func Open(dir string, opt Options) (d *DB, err error) {
 		switch {
 		case strings.Contains(err.Error(), "Cannot acquire directory lock"):
 			return nil, d.wrap(ErrLocked)
-		case isDamage(err):
+		case errors.Is(err, os.ErrPermission):
+		case isDamage(err) || existed:
+			// the files of a database that exists failed to open: the key
+			// registry, the MANIFEST or a log does not decode
 			return nil, d.damaged(err)
 		}
 		return nil, fmt.Errorf("opening the %s %s: %w", opt.Kind, dir, err)
@@ -232,29 +249,35 @@ func hasEmptyLogFile(dir string) bool {
 func (d *DB) RolledBack() bool { return d.rolledBack }
 
 // checkDir refuses, before badger sees the directory, a missing database
-// that must exist, a directory of other files, and a nearly full disk.
-func (d *DB) checkDir(opt Options) error {
+// that must exist, a directory of other files, and a nearly full disk. It
+// reports whether the database exists (its MANIFEST does).
+func (d *DB) checkDir(opt Options) (bool, error) {
 	_, err := os.Stat(filepath.Join(d.dir, "MANIFEST"))
 	exists := err == nil
 	if !exists {
 		if opt.ReadOnly || opt.MustExist {
-			return d.wrap(ErrMissing)
+			return false, d.wrap(ErrMissing)
 		}
 		if entries, err := os.ReadDir(d.dir); err == nil && len(entries) > 0 {
-			return d.wrap(fmt.Errorf("%w: the directory holds other files", ErrWrongKind))
+			return false, d.wrap(fmt.Errorf("%w: the directory holds other files", ErrWrongKind))
 		} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("the %s %s: %w", d.kind, d.dir, err)
+			return false, fmt.Errorf("the %s %s: %w", d.kind, d.dir, err)
 		}
 	}
 	if opt.ReadOnly {
-		return nil
+		return exists, nil
 	}
 	// creating or replaying a database writes; see space.go
 	if err := os.MkdirAll(d.dir, 0o755); err != nil {
-		return fmt.Errorf("the %s %s: %w", d.kind, d.dir, err)
+		return exists, fmt.Errorf("the %s %s: %w", d.kind, d.dir, err)
 	}
-	return d.checkSpace(0)
+	return exists, d.checkSpace(0)
 }
+
+// Files returns what Open's check of the files found (checkFiles): the
+// tables verified and the orphaned table files. Zero for a new or an
+// in-memory database.
+func (d *DB) Files() FileReport { return d.files }
 
 // checkMarker reads the kind marker, writing it into a new (or a
 // recognized legacy) database.
