@@ -11,31 +11,50 @@ type Batch struct {
 	wb      *badger.WriteBatch
 	pending int
 	bytes   int64 // of the pending keys and values
+	// unchecked counts the bytes added since the free space was last
+	// checked: badger commits a WriteBatch's transactions as it fills, so
+	// Set and Delete check the space every checkEvery bytes, not only
+	// Flush (a disk that another process fills during a long write).
+	unchecked int64
+}
+
+// checkEvery is how many bytes of writes a Batch takes between two checks
+// of the free space: 1 MiB, a small part of the margin (DefaultMinFreeMiB).
+const checkEvery = 1 << 20
+
+// added counts n bytes written and checks the free space once every
+// checkEvery bytes. Errors: ErrNoSpace.
+func (b *Batch) added(n int64) error {
+	b.pending++
+	b.bytes += n
+	if b.unchecked += n; b.unchecked >= checkEvery {
+		b.unchecked = 0
+		return b.d.checkSpace(0)
+	}
+	return nil
 }
 
 // NewBatch returns an empty batch on d.
 func (d *DB) NewBatch() *Batch { return &Batch{d: d, wb: d.db.NewWriteBatch()} }
 
 // Set adds a write of value under key. The batch keeps the slices until
-// it is flushed; the caller must not change them. Errors: badger's.
+// it is flushed; the caller must not change them. Errors: ErrNoSpace (the
+// disk has filled while the batch was written: the caller stops, and a
+// WriteAll is rolled back at the next Open), badger's.
 func (b *Batch) Set(key, value []byte) error {
 	if err := b.wb.Set(key, value); err != nil {
 		return err
 	}
-	b.pending++
-	b.bytes += int64(len(key) + len(value))
-	return nil
+	return b.added(int64(len(key) + len(value)))
 }
 
 // Delete adds a deletion of key. The batch keeps the slice until it is
-// flushed. Errors: badger's.
+// flushed. Errors: ErrNoSpace (as Set's), badger's.
 func (b *Batch) Delete(key []byte) error {
 	if err := b.wb.Delete(key); err != nil {
 		return err
 	}
-	b.pending++
-	b.bytes += int64(len(key))
-	return nil
+	return b.added(int64(len(key)))
 }
 
 // Pending is the number of writes since the last Flush.
