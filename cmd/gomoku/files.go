@@ -84,13 +84,24 @@ type outputFile struct {
 }
 
 // createOutput starts writing path. It refuses a path that is also one of
-// inputs (writing it would destroy what is still to be read). Errors: the
+// inputs (writing it would destroy what is still to be read). A symbolic
+// link is followed, so the file it points to is written and the link is
+// kept. The file gets the mode of the file it replaces, or a new file's
+// (0666 less the umask): the temporary file's 0600 is not kept. Errors: the
 // refusal (a usage error), the temporary file's.
 func createOutput(path string, inputs []string) (*outputFile, error) {
 	for _, in := range inputs {
 		if in != "-" && sameFile(path, in) {
 			return nil, usagef("%s is also an input: write the output elsewhere", path)
 		}
+	}
+	path, err := followLinks(path)
+	if err != nil {
+		return nil, err
+	}
+	mode := newFileMode()
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		mode = st.Mode().Perm()
 	}
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		if st.IsDir() {
@@ -110,7 +121,33 @@ func createOutput(path string, inputs []string) (*outputFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
 	return &outputFile{path: path, tmp: f}, nil
+}
+
+// followLinks returns the file that path names after following symbolic
+// links, a dangling link's target included (it is then created); path
+// itself when it is not a link. Errors: a loop of links.
+func followLinks(path string) (string, error) {
+	for range 40 {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // Write writes to the temporary file; after the first error it writes

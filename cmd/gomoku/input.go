@@ -127,6 +127,11 @@ type input struct {
 	outDir string    // --out
 	out    io.Writer // standard output
 	svgs   int       // diagrams written
+	// stems maps each source to the stem of its diagrams' names, and
+	// taken the stems given out, so that two sources with one base name
+	// (c1/x.txt, c2/x.txt) never write the same file
+	stems map[string]string
+	taken map[string]bool
 }
 
 // parseInput reads the input flags; errors are usage errors.
@@ -253,8 +258,10 @@ func (e *emptyBoards) board(n int, r engine.Rule) (*engine.Board, error) {
 }
 
 // writeSVG writes the diagram of position p: to the --out directory as
-// SOURCE-INDEX.svg (the source's base name without its extension), or to
-// standard output when no directory was given and it is the first.
+// SOURCE-INDEX.svg (the source's base name without its extension; "stdin"
+// for standard input; SOURCE~2, ~3, ... for a later source whose base name
+// an earlier one has), or to standard output when no directory was given
+// and it is the first.
 func (in *input) writeSVG(p *positions.Position, d svg.Diagram) error {
 	in.svgs++
 	if in.outDir == "" {
@@ -269,12 +276,7 @@ func (in *input) writeSVG(p *positions.Position, d svg.Diagram) error {
 	if err := os.MkdirAll(in.outDir, 0o755); err != nil {
 		return err
 	}
-	base := filepath.Base(p.Source)
-	if base == "-" || base == "." {
-		base = "stdin"
-	}
-	base = strings.TrimSuffix(base, filepath.Ext(base))
-	f, err := createOutput(filepath.Join(in.outDir, fmt.Sprintf("%s-%d.svg", base, p.Index)), nil)
+	f, err := createOutput(filepath.Join(in.outDir, fmt.Sprintf("%s-%d.svg", in.stem(p.Source), p.Index)), nil)
 	if err != nil {
 		return err
 	}
@@ -283,4 +285,25 @@ func (in *input) writeSVG(p *positions.Position, d svg.Diagram) error {
 		return err
 	}
 	return f.Commit()
+}
+
+// stem returns the stem of the diagram names of source (see writeSVG).
+func (in *input) stem(source string) string {
+	if st, ok := in.stems[source]; ok {
+		return st
+	}
+	base := filepath.Base(source)
+	if base == "-" || base == "." {
+		base = "stdin"
+	}
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	st := base
+	for k := 2; in.taken[st]; k++ {
+		st = fmt.Sprintf("%s~%d", base, k)
+	}
+	if in.stems == nil {
+		in.stems, in.taken = map[string]string{}, map[string]bool{}
+	}
+	in.stems[source], in.taken[st] = st, true
+	return st
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -113,6 +114,12 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if n := c.Int("size"); n < engine.MinSize || n > engine.MaxSize {
+		return usagef("--size %d: want %d to %d", n, engine.MinSize, engine.MaxSize)
+	}
+	if c.Int("concurrency") < 1 || c.Int("games") < 0 || c.Int("threads") < 0 || c.Int("memory") < 0 {
+		return usagef("--concurrency must be at least 1, --games, --threads and --memory not negative")
+	}
 	cfg := match.Config{Rule: rule, Size: c.Int("size"), TurnTime: c.Duration("time"), Tolerance: c.Duration("tolerance"),
 		Games: c.Int("games"), Concurrency: c.Int("concurrency"), Threads: c.Int("threads"), MemoryMiB: c.Int("memory"),
 		OutDir: c.String("out"), Log: c.App.Writer, TimeOdds: c.Float64("time-odds")}
@@ -211,9 +218,23 @@ func runMatch(c *cli.Context) error {
 		cfg.Size, cfg.Size, tcText, cfg.Tolerance)
 	res, runErr := match.Run(c.Context, cfg)
 	if res == nil {
+		if errors.Is(runErr, match.ErrEngine) || errors.Is(runErr, match.ErrOutDir) {
+			return usageError{runErr} // before the first game
+		}
 		return runErr
 	}
 	writeMatchSummary(out, &cfg, res)
+	if runErr == nil {
+		lost := 0
+		for _, g := range res.Games {
+			if strings.HasPrefix(g.Note, match.NoteNotWritten) {
+				lost++
+			}
+		}
+		if lost > 0 {
+			runErr = fmt.Errorf("the records of %d of %d games were not written to %s", lost, len(res.Games), cfg.OutDir)
+		}
+	}
 	return runErr
 }
 

@@ -54,6 +54,7 @@ func Start(name string, argv []string, dir string) (*Client, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
+	ownGroup(cmd)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -202,23 +203,24 @@ func clipLine(s string) string {
 }
 
 // Close sends END, waits up to grace for the process to exit, then kills
-// it. It returns the process's exit error, if any, after END.
+// it; either way every process left in its process group (what a wrapper
+// script or a forking brain started) is killed too. It returns the
+// process's exit error, if any, after END.
 func (c *Client) Close(grace time.Duration) error {
 	_ = c.Send("END")
 	c.in.Close()
 	select {
 	case <-c.exited:
+		killGroup(c.cmd)
 	case <-time.After(grace):
 		c.Kill()
 	}
 	return c.waitErr
 }
 
-// Kill ends the process at once.
+// Kill ends the process and its process group at once.
 func (c *Client) Kill() {
-	if c.cmd.Process != nil {
-		_ = c.cmd.Process.Kill()
-	}
+	killGroup(c.cmd)
 	<-c.exited
 }
 

@@ -25,7 +25,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gomoku/cmd/internal/gomocup"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,7 +147,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				}
 				if cfg.OutDir != "" {
 					if err := writeRecords(cfg.OutDir, &cfg, &g); err != nil && g.Note == "" {
-						g.Note = "records not written: " + err.Error()
+						g.Note = NoteNotWritten + err.Error()
 					}
 				}
 				mu.Lock()
@@ -196,11 +200,24 @@ func (cfg *Config) check() error {
 	if err := CheckTimeOdds(cfg.TimeOdds); err != nil {
 		return err
 	}
-	if cfg.Concurrency <= 0 {
+	if cfg.Concurrency == 0 {
 		cfg.Concurrency = 1
 	}
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.Concurrency < 0 {
+		return errors.New("times and counts must not be negative")
+	}
+	if cfg.OutDir != "" {
+		if err := checkOutDir(cfg.OutDir); err != nil {
+			return err
+		}
+	}
+	for _, e := range cfg.Engines {
+		if err := probe(e, cfg.Size, cfg.StartTimeout); err != nil {
+			return err
+		}
 	}
 	for _, op := range cfg.Openings {
 		b, err := engine.NewBoard(cfg.Size, cfg.Rule)
@@ -261,4 +278,61 @@ func (cfg *Config) settings(idx int) []string {
 		infos = append(infos, fmt.Sprintf("INFO thread_num %d", cfg.Threads))
 	}
 	return infos
+}
+
+// NoteNotWritten starts the note of a game whose records could not be
+// written to Config.OutDir.
+const NoteNotWritten = "records not written: "
+
+// ErrEngine: a brain of the match does not start, or does not answer
+// START with OK, before the first game (probe). A match with such a brain
+// is not played: its games would all be scored as crashes.
+var ErrEngine = errors.New("the brain does not start")
+
+// probe starts the brain of e, sends START size and waits up to timeout for
+// its OK, then ends it. Errors wrap ErrEngine.
+func probe(e EngineSpec, size int, timeout time.Duration) error {
+	cl, err := gomocup.Start(e.Name, e.Argv, e.Dir)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrEngine, err)
+	}
+	defer cl.Close(2 * time.Second)
+	if err := cl.Send("START %d", size); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrEngine, e.Name, err)
+	}
+	ans, err := cl.Answer(time.Now().Add(timeout))
+	if err != nil {
+		return fmt.Errorf("%w: %s: START %d: %w", ErrEngine, e.Name, size, err)
+	}
+	if !strings.HasPrefix(strings.ToUpper(ans), "OK") {
+		return fmt.Errorf("%w: %s: START %d answered %q", ErrEngine, e.Name, size, ans)
+	}
+	return nil
+}
+
+// ErrOutDir: the --out directory cannot take the match's records: it
+// cannot be made or written, or it holds an earlier match's records, which
+// the new ones would overwrite.
+var ErrOutDir = errors.New("the records' directory cannot be used")
+
+// checkOutDir makes dir if needed and checks, before the first game, that
+// a record can be written there and that none is there yet.
+func checkOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("%w: %w", ErrOutDir, err)
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "[0-9][0-9][0-9]*.psq"))
+	if sgf, _ := filepath.Glob(filepath.Join(dir, "[0-9][0-9][0-9]*.sgf")); len(sgf) > 0 {
+		old = append(old, sgf...)
+	}
+	if len(old) > 0 {
+		return fmt.Errorf("%w: %s holds the records of an earlier match (%s): give a new or empty directory",
+			ErrOutDir, dir, filepath.Base(old[0]))
+	}
+	f, err := os.CreateTemp(dir, ".probe*")
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrOutDir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

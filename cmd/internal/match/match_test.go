@@ -3,6 +3,7 @@ package match
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 // fakeBrain speaks the protocol on standard input and output. It plays the
 // first empty cell in reading order; by mode it misbehaves at its third
 // move: "good" never, "timeout" never answers, "crash" exits, "illegal"
-// answers an occupied cell, "late" answers after 700 ms, "garbage" answers
+// answers an occupied cell, "hang" stops reading its input, "late" answers after 700 ms, "garbage" answers
 // text, "forbidden" plays h8 on a renju board set up for a double-three
 // there.
 func fakeBrain(mode string) {
@@ -59,6 +60,8 @@ func fakeBrain(mode string) {
 			switch mode {
 			case "timeout":
 				return
+			case "hang":
+				time.Sleep(time.Hour) // reads nothing more, END included
 			case "crash":
 				os.Exit(3)
 			case "illegal":
@@ -411,3 +414,37 @@ func TestTimeOdds(t *testing.T) {
 		}
 	}
 }
+
+// TestBrokenBrainRefused: a brain that does not start is refused before
+// the first game. Before, every game was scored as its crash and the match
+// printed Elo -1000 with exit 0 (issue 56, item 13).
+func TestBrokenBrainRefused(t *testing.T) {
+	cfg := Config{Engines: [2]EngineSpec{fake("good"), {Name: "missing", Argv: []string{"/nonexistent/brain"}}},
+		Rule: engine.Freestyle, TurnTime: 100 * time.Millisecond, Games: 2}
+	res, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrEngine) || res != nil {
+		t.Errorf("a brain that does not start: %v, %v; want ErrEngine and no games", res, err)
+	}
+}
+
+// TestOutDirChecked: an --out that cannot be written is refused before the
+// first game, and so is one that holds an earlier match's records, which
+// the new ones would overwrite (issue 56, item 5).
+func TestOutDirChecked(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	used := t.TempDir()
+	if err := os.WriteFile(filepath.Join(used, "001.psq"), []byte("Piskvorky 15x15, 11:11, 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{file, filepath.Join(file, "sub"), used} {
+		cfg := Config{Engines: [2]EngineSpec{fake("good"), fake("good")}, Rule: engine.Freestyle,
+			TurnTime: 100 * time.Millisecond, Games: 1, OutDir: dir}
+		if res, err := Run(context.Background(), cfg); !errors.Is(err, ErrOutDir) || res != nil {
+			t.Errorf("--out %s: %v; want ErrOutDir before any game", dir, err)
+		}
+	}
+}
+

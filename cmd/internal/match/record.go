@@ -37,7 +37,7 @@ func writeRecords(dir string, cfg *Config, g *GameResult) error {
 	default:
 		psq.WriteString("0\n")
 	}
-	if err := os.WriteFile(base+".psq", []byte(psq.String()), 0o644); err != nil {
+	if err := writeNew(base+".psq", psq.String()); err != nil {
 		return err
 	}
 	var sgf strings.Builder
@@ -60,7 +60,22 @@ func writeRecords(dir string, cfg *Config, g *GameResult) error {
 		fmt.Fprintf(&sgf, ";%s[%c%c]", c, 'a'+m.X(), 'a'+(cfg.Size-1-m.Y()))
 	}
 	sgf.WriteString(")\n")
-	return os.WriteFile(base+".sgf", []byte(sgf.String()), 0o644)
+	return writeNew(base+".sgf", sgf.String())
+}
+
+// writeNew writes a record to a file that must not exist yet: a record is
+// never written over another (checkOutDir refuses a directory that holds
+// an earlier match's).
+func writeNew(name, data string) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // reasonWord is SGF's word for how a game was won: R for a five (and the
