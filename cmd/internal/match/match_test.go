@@ -447,4 +447,3 @@ func TestOutDirChecked(t *testing.T) {
 		}
 	}
 }
-
