@@ -46,6 +46,7 @@ type Brain struct {
 	timeoutTurn  time.Duration // per move; 0: as fast as possible
 	timeoutMatch time.Duration // 0: no match limit
 	timeLeft     time.Duration
+	timeLeftSet  bool // INFO time_left was given
 
 	boardCmd string // BOARD, YXBOARD or SWAP2BOARD while reading a board, else ""
 	// lastValue is the brain's win rate after its last move (haveValue:
@@ -108,10 +109,20 @@ func (br *Brain) say(format string, args ...any) {
 // Serve answers the commands read from in until END, the end of the input,
 // or ctx's end (then it returns ctx's error). A malformed command is
 // answered with ERROR and an unknown one with UNKNOWN; the loop goes on.
+// Input is read while a command runs, and END or the end of the input
+// stops the search under way at once (the manager is done with the brain):
+// the brain then answers with a quick move, or not at all, within a few
+// milliseconds, rather than at the end of its turn. Commands still queued
+// after the end of the input run without a search.
 func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
-	lines := make(chan string)
+	// commands queue up while one runs; a manager sends one at a time, so
+	// the queue holds a few at most, and a full one makes the reader wait
+	lines := make(chan string, 256)
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go func() {
 		defer close(lines)
+		defer stop() // the end of the input ends any search
 		r := bufio.NewReaderSize(in, 64<<10)
 		for {
 			line, err := readLine(r, MaxLine)
@@ -119,6 +130,9 @@ func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 				line = longLine
 			} else if err != nil && line == "" {
 				return
+			}
+			if strings.EqualFold(strings.TrimSpace(line), "END") {
+				stop()
 			}
 			select {
 			case lines <- line:
@@ -145,7 +159,7 @@ func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 			br.say("ERROR a line longer than %d bytes was dropped", MaxLine)
 			continue
 		}
-		if br.command(ctx, strings.TrimSpace(line)) {
+		if br.command(sctx, strings.TrimSpace(line)) {
 			return nil
 		}
 	}
@@ -477,7 +491,7 @@ func (br *Brain) info(arg string) {
 		}
 	case "time_left":
 		if err == nil {
-			br.timeLeft = time.Duration(n) * time.Millisecond
+			br.timeLeft, br.timeLeftSet = time.Duration(n)*time.Millisecond, true
 		}
 	case "max_memory":
 		if err == nil && n > 0 {
@@ -533,6 +547,9 @@ func RuleOf(n int64) engine.Rule {
 // and shrinks for forced replies.
 func (br *Brain) turnTime() time.Duration {
 	t := br.timeoutTurn
+	if br.timeoutMatch > 0 && br.timeLeftSet && br.timeLeft <= 0 {
+		return 0 // the clock has run out: answer at once
+	}
 	clock := br.timeoutMatch > 0 && br.timeLeft > 0
 	switch {
 	case t <= 0 && clock:
@@ -580,7 +597,11 @@ func (br *Brain) clockShare() time.Duration {
 // on in the background (its result unused, its report the zero one, ok
 // false), and the next think waits for it before it uses the tables again.
 func (br *Brain) think(ctx context.Context, me engine.Color, multipv int) (Reply, bool) {
-	rep, ok := br.thinkOn(ctx, br.b, me, multipv, br.turnTime())
+	turn := br.turnTime()
+	if turn <= 0 || ctx.Err() != nil {
+		return Reply{}, false // no time: the caller's quick move
+	}
+	rep, ok := br.thinkOn(ctx, br.b, me, multipv, turn)
 	if ok {
 		br.prevValue, br.haveSwing = br.lastValue, br.haveValue
 		br.lastValue, br.haveValue = rep.Moves[0].Value, true
@@ -627,6 +648,11 @@ func (br *Brain) thinkOn(ctx context.Context, b *engine.Board, me engine.Color, 
 		<-done
 		return r, len(r.Moves) > 0
 	case <-timer.C:
+		br.pending = done
+		return Reply{}, false
+	case <-ctx.Done():
+		// END or the end of the input: the search is cancelled with ctx
+		// and is not waited for
 		br.pending = done
 		return Reply{}, false
 	}

@@ -397,3 +397,75 @@ func TestBrainSwap2(t *testing.T) {
 		t.Errorf("the rest of the block: %q", got)
 	}
 }
+
+// blockingEngine thinks until its context ends, however long the turn.
+type blockingEngine struct{ fakeEngine }
+
+func (e *blockingEngine) Think(ctx context.Context, req Request) (Reply, error) {
+	<-ctx.Done()
+	return Reply{}, ctx.Err()
+}
+
+// TestStopWhileThinking: END, or the end of the input, while the brain
+// thinks on a 30 s turn ends Serve at once; and with time_left 0 on a
+// match clock the brain answers at once. Before, the brain searched to
+// the end of its turn in both cases (28 s seen after END) and thought
+// 120 ms with no time left (issue 56, item 17).
+func TestStopWhileThinking(t *testing.T) {
+	for _, end := range []string{"END", "EOF"} {
+		pr, pw := io.Pipe()
+		var out strings.Builder
+		br := NewBrain(&out, &blockingEngine{}, Options{})
+		done := make(chan error, 1)
+		go func() { done <- br.Serve(context.Background(), pr) }()
+		fmt.Fprint(pw, "START 15\nINFO timeout_turn 30000\nBEGIN\n")
+		time.Sleep(100 * time.Millisecond) // the brain is thinking now
+		sent := time.Now()
+		if end == "END" {
+			fmt.Fprint(pw, "END\n")
+		} else {
+			pw.Close()
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s: Serve: %v", end, err)
+			}
+			t.Logf("%s: Serve returned %v after it", end, time.Since(sent))
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the brain still thinks 10 s after it, on a 30 s turn", end)
+		}
+		pw.Close()
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	lines := make(chan string, 16)
+	br := NewBrain(pipeWriter{lines}, &blockingEngine{}, Options{})
+	go br.Serve(context.Background(), pr)
+	fmt.Fprint(pw, "START 15\nINFO timeout_turn 30000\nINFO timeout_match 100000\nINFO time_left 0\nBEGIN\n")
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case l := <-lines:
+			if l == "OK" {
+				continue
+			}
+			if _, err := ParsePoint(l, 15); err != nil {
+				t.Fatalf("answer %q", l)
+			}
+			return
+		case <-deadline:
+			t.Fatal("no answer 10 s after BEGIN with time_left 0 (the turn is 30 s)")
+		}
+	}
+}
+
+// pipeWriter passes each line written to a channel.
+type pipeWriter struct{ lines chan string }
+
+func (w pipeWriter) Write(p []byte) (int, error) {
+	for _, l := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		w.lines <- l
+	}
+	return len(p), nil
+}
