@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
 	"sort"
 	"strings"
 
@@ -235,6 +236,61 @@ func (bk *Book) Get(k Key) (*Node, error) {
 // nodes. Errors: ErrCorrupt, those of store.WriteAll (store.ErrNoSpace
 // before anything is written).
 func (bk *Book) Add(nodes map[Key]*Node) error {
+	return bk.add(nodes, nil)
+}
+
+// buildsKey holds, as a JSON list, the IDs of the contributions whose games
+// the book counts: each Builder that added games is one, and a merge adds
+// the IDs of the books merged in. Like the nodes' 'B' keys it is not an
+// internal key of the store, so that it is written in the same WriteAll.
+var buildsKey = []byte("Mbuilds")
+
+// ErrRepeated: a book's games are already counted: the same shard merged
+// twice, a copy of one, or a merged book merged with one of its parts.
+var ErrRepeated = errors.New("its games are already counted")
+
+// Builds returns the IDs of the contributions (builds and books merged
+// in) whose games the book counts. Books written before the IDs existed
+// have none. Errors: ErrCorrupt, the store's.
+func (bk *Book) Builds() ([]string, error) {
+	v, ok, err := bk.db.Get(buildsKey)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var ids []string
+	if err := json.Unmarshal(v, &ids); err != nil {
+		return nil, fmt.Errorf("%w: the list of builds: %v", ErrCorrupt, err)
+	}
+	return ids, nil
+}
+
+// Write adds what bd gathered to the book, as Add does, with bd's
+// contributions (Builder.Builds) recorded in the same write. Errors:
+// ErrRepeated when the book already counts one of them (nothing is then
+// written), Add's.
+func (bk *Book) Write(bd *Builder) error {
+	have, err := bk.Builds()
+	if err != nil {
+		return err
+	}
+	add := bd.Builds()
+	for _, id := range add {
+		if slices.Contains(have, id) {
+			return fmt.Errorf("%w: the book already counts build %s", ErrRepeated, id)
+		}
+	}
+	if len(add) == 0 {
+		return bk.add(bd.Nodes(), nil)
+	}
+	v, err := json.Marshal(append(have, add...))
+	if err != nil {
+		return err
+	}
+	return bk.add(bd.Nodes(), &store.KV{Key: buildsKey, Value: v})
+}
+
+// add is Add with one more key and value written in the same WriteAll.
+func (bk *Book) add(nodes map[Key]*Node, extra *store.KV) error {
 	keys := make([]Key, 0, len(nodes))
 	for k := range nodes {
 		keys = append(keys, k)
@@ -256,6 +312,9 @@ func (bk *Book) Add(nodes map[Key]*Node) error {
 			return err
 		}
 		kvs = append(kvs, store.KV{Key: k.bytes(), Value: v})
+	}
+	if extra != nil {
+		kvs = append(kvs, *extra)
 	}
 	return bk.db.WriteAll(kvs)
 }

@@ -1,8 +1,12 @@
 package book
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 
 	"gomoku/engine"
 )
@@ -14,11 +18,30 @@ type Builder struct {
 	MaxPly int
 	nodes  map[Key]*Node
 	boards map[[2]int]*engine.Board // scratch boards by rule and size
+	// id is this builder's own contribution ID, counted once it adds a
+	// game; merged are the IDs of the books merged in
+	id     string
+	added  bool
+	merged []string
 }
 
-// NewBuilder returns an empty Builder.
+// NewBuilder returns an empty Builder, with a contribution ID of its own
+// (16 random bytes in hex).
 func NewBuilder() *Builder {
-	return &Builder{nodes: map[Key]*Node{}, boards: map[[2]int]*engine.Board{}}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return &Builder{nodes: map[Key]*Node{}, boards: map[[2]int]*engine.Board{}, id: hex.EncodeToString(b[:])}
+}
+
+// Builds returns the IDs of the contributions whose games the builder
+// holds: its own once it has added a game or a proof, and those of the
+// books merged in (Book.Write records them in the book).
+func (bd *Builder) Builds() []string {
+	ids := slices.Clone(bd.merged)
+	if bd.added {
+		ids = append(ids, bd.id)
+	}
+	return ids
 }
 
 // Nodes returns the nodes gathered, by key.
@@ -57,6 +80,7 @@ var ErrIllegal = errors.New("illegal move in a game")
 // final one) gets the game and its result, and the move played from it.
 // Errors wrap ErrIllegal or the engine's size error.
 func (bd *Builder) AddGame(r engine.Rule, size int, moves []engine.Point, winner engine.Color) error {
+	bd.added = true
 	return bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
 		n := bd.node(k)
 		n.Results.add(winner, 1)
@@ -70,6 +94,7 @@ func (bd *Builder) AddGame(r engine.Rule, size int, moves []engine.Point, winner
 // position after moves, with first as the first move of the win (NoPoint if
 // not known). Errors are AddGame's.
 func (bd *Builder) AddProven(r engine.Rule, size int, moves []engine.Point, by string, first engine.Point) error {
+	bd.added = true
 	return bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
 		if i < len(moves) {
 			return
@@ -111,9 +136,30 @@ func (bd *Builder) replay(r engine.Rule, size int, moves []engine.Point,
 	return nil
 }
 
-// Merge adds every node of src to the builder.
+// Merge adds every node of src to the builder, and src's contributions
+// (Book.Builds; for a book written before they were recorded, one ID made
+// from a hash of its nodes, the same for a copy of it). Errors:
+// ErrRepeated when one of them is already in the builder (the same shard
+// twice, a copy of one, a merged book with one of its parts); src's read
+// errors.
 func (bd *Builder) Merge(src *Book) error {
-	return src.Each(func(k Key, n *Node) error {
+	ids, err := src.Builds()
+	if err != nil {
+		return err
+	}
+	if err := bd.addMerged(ids); err != nil {
+		return err
+	}
+	h := sha256.New()
+	err = src.Each(func(k Key, n *Node) error {
+		if ids == nil {
+			v, err := n.encode()
+			if err != nil {
+				return err
+			}
+			h.Write(k.bytes())
+			h.Write(v)
+		}
 		if old := bd.nodes[k]; old != nil {
 			old.merge(n)
 		} else {
@@ -121,4 +167,23 @@ func (bd *Builder) Merge(src *Book) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if ids == nil {
+		return bd.addMerged([]string{"content-" + hex.EncodeToString(h.Sum(nil))[:32]})
+	}
+	return nil
+}
+
+// addMerged records the contributions of a book merged in. Errors:
+// ErrRepeated when one is there already.
+func (bd *Builder) addMerged(ids []string) error {
+	for _, id := range ids {
+		if slices.Contains(bd.Builds(), id) {
+			return fmt.Errorf("%w: build %s is also in another book merged", ErrRepeated, id)
+		}
+		bd.merged = append(bd.merged, id)
+	}
+	return nil
 }

@@ -140,6 +140,10 @@ type batchRecord struct {
 		Blunders   int     `json:"blunders"`
 		Failed     int     `json:"failed_records"`
 		TimeMS     float64 `json:"time_ms"`
+		// Partial says the run was interrupted (Ctrl-C, SIGTERM): Games
+		// were written of the GamesRead read; the others are missing.
+		Partial   bool `json:"partial,omitempty"`
+		GamesRead int  `json:"games_read,omitempty"`
 	} `json:"batch"`
 }
 
@@ -190,7 +194,11 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err)
 		}
 		var games []*analyzeGame
-		err = src.games(c, sh, report, nil, func(p *positions.Position, r engine.Rule) error {
+		var skip []string // a rerun never reads its own earlier output
+		if o := c.String("output"); o != "" {
+			skip = append(skip, o)
+		}
+		err = src.games(c, sh, skip, report, nil, func(p *positions.Position, r engine.Rule) error {
 			k, kind, err := p.ForbiddenMove(r)
 			if err != nil {
 				return err
@@ -263,7 +271,7 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		if bar != nil {
 			_ = bar.Finish()
 		}
-		out.batch(failed, time.Since(start))
+		out.batch(failed, time.Since(start), c.Context.Err() != nil, len(games))
 		ferr := out.flush()
 		if ferr == nil && out.reportDir != "" {
 			ferr = out.writeIndex()
@@ -434,14 +442,42 @@ func evaluatePly(ctx context.Context, ab *play.AlphaBeta, st *solver.Store, ev *
 // inputExts are the extensions read from directories.
 var inputExts = map[string]bool{".psq": true, ".sgf": true, ".txt": true, ".jsonl": true}
 
-// expandInputs lists the files named, reading directories recursively for
-// files with inputExts, in lexical order.
-func expandInputs(names []string, report func(error)) []string {
+// expandInputs turns the named inputs into files: a directory becomes the
+// regular files under it with an input extension (.psq, .sgf, .txt,
+// .jsonl, .lib), walked in lexical order. A file named twice, directly or
+// through a directory (or a link), is kept once; files in skip (the
+// command's own outputs, which a rerun would otherwise read as input) are
+// left out. Walk errors go to report.
+func expandInputs(names, skip []string, report func(error)) []string {
 	var out []string
+	// canonical paths: absolute, links resolved
+	canon := func(path string) string {
+		if r, err := filepath.EvalSymlinks(path); err == nil {
+			path = r
+		}
+		if a, err := filepath.Abs(path); err == nil {
+			path = a
+		}
+		return path
+	}
+	seen := map[string]bool{}
+	for _, s := range skip {
+		seen[canon(s)] = true
+	}
+	add := func(path string) {
+		if path != "-" {
+			c := canon(path)
+			if seen[c] {
+				return
+			}
+			seen[c] = true
+		}
+		out = append(out, path)
+	}
 	for _, n := range names {
 		st, err := os.Stat(n)
 		if n == "-" || err != nil || !st.IsDir() {
-			out = append(out, n)
+			add(n)
 			continue
 		}
 		err = filepath.WalkDir(n, func(path string, d fs.DirEntry, err error) error {
@@ -452,7 +488,7 @@ func expandInputs(names []string, report func(error)) []string {
 			// regular files only: a FIFO or a device inside a directory
 			// would block or never end
 			if d.Type().IsRegular() && inputExts[strings.ToLower(filepath.Ext(path))] {
-				out = append(out, path)
+				add(path)
 			}
 			return nil
 		})
@@ -801,8 +837,11 @@ func (a *analyzeWriter) game(g *analyzeGame) {
 
 // batch writes the batch summary: a last JSON line, or text; for CSV
 // nothing (the rows are the data).
-func (a *analyzeWriter) batch(failed int, d time.Duration) {
+func (a *analyzeWriter) batch(failed int, d time.Duration, partial bool, read int) {
 	a.total.Batch.Failed, a.total.Batch.TimeMS = failed, ms(d)
+	if partial {
+		a.total.Batch.Partial, a.total.Batch.GamesRead = true, read
+	}
 	if a.err != nil {
 		return
 	}
@@ -813,6 +852,9 @@ func (a *analyzeWriter) batch(failed int, d time.Duration) {
 	case "text":
 		_, a.err = fmt.Fprintf(a.w, "batch: %d games, %d positions (%d solved, %d unknown, %d from the store), %d missed wins, %d blunders, %d bad records, %.1f s\n",
 			t.Games, t.Plies, t.Solved, t.Unknown, t.FromStore, t.MissedWins, t.Blunders, t.Failed, d.Seconds())
+		if partial {
+			_, a.err = fmt.Fprintf(a.w, "PARTIAL: interrupted after %d of %d games; the others are not in this output\n", t.Games, read)
+		}
 	}
 }
 

@@ -116,8 +116,11 @@ func writeBook(c *cli.Context, bd *book.Builder) error {
 	if bk.RolledBack() {
 		fmt.Fprintf(c.App.ErrWriter, "gomoku: book %s: a write that a crash interrupted was rolled back\n", c.String("book"))
 	}
-	if err := bk.Add(bd.Nodes()); err != nil {
+	if err := bk.Write(bd); err != nil {
 		bk.Close()
+		if errors.Is(err, book.ErrRepeated) {
+			return usageError{fmt.Errorf("book %s: %w", c.String("book"), err)}
+		}
 		return err
 	}
 	return bk.Close()
@@ -178,7 +181,7 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			}
 			return true
 		}
-		err = src.games(c, sh, report, analyses, func(p *positions.Position, r engine.Rule) error {
+		err = src.games(c, sh, nil, report, analyses, func(p *positions.Position, r engine.Rule) error {
 			moves, winner := p.Moves, recordWinner(p, r)
 			k, kind, err := p.ForbiddenMove(r)
 			if err != nil {
@@ -583,6 +586,9 @@ func runBookMerge(c *cli.Context) error {
 		}
 		err = bd.Merge(src)
 		src.Close()
+		if errors.Is(err, book.ErrRepeated) {
+			return usageError{fmt.Errorf("%s: %w: merging it would count them twice", dir, err)}
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}

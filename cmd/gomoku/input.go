@@ -77,33 +77,37 @@ func (src *source) ruleOf(p *positions.Position) engine.Rule {
 	return p.Rule
 }
 
-// games reads the named inputs, directories expanded (expandInputs), and
-// calls fn for each game record that sh keeps, with the rule it is played
+// games reads the named inputs, directories expanded (expandInputs, skip
+// left out), and calls fn for each game record that sh keeps, with the rule it is played
 // under. A game record is a position with its moves in order from an empty
 // board; any other position is reported as a bad record. raw, if not nil,
 // sees each file's contents first and takes the file over (unparsed) when it
 // returns true. Unreadable files, parse errors and fn's errors go to report
 // and the rest goes on; games returns the context's error once cancelled.
-func (src *source) games(c *cli.Context, sh *shard, report func(error),
+func (src *source) games(c *cli.Context, sh *shard, skip []string, report func(error),
 	raw func(name string, data []byte) bool, fn func(p *positions.Position, r engine.Rule) error) error {
-	for _, name := range expandInputs(c.Args().Slice(), report) {
+	for _, name := range expandInputs(c.Args().Slice(), skip, report) {
 		if err := c.Context.Err(); err != nil {
 			return err
 		}
 		data, err := readSource(name, src.stdin)
 		if err != nil {
-			report(err)
+			if sh.keep() { // one shard reports it, as a record
+				report(err)
+			}
 			continue
 		}
 		if raw != nil && raw(name, data) {
 			continue
 		}
 		positions.Stream(name, data, src.format, src.opt, func(p *positions.Position, err error) bool {
-			if err != nil {
-				report(err)
+			// a bad record takes its place in the shards' order, so that
+			// one shard reports it, not each
+			if !sh.keep() {
 				return true
 			}
-			if !sh.keep() {
+			if err != nil {
+				report(err)
 				return true
 			}
 			err = errors.New("not a game record: no order of moves from an empty board")

@@ -103,7 +103,7 @@ func runTune(c *cli.Context) error {
 		return nil
 	}
 	failed := 0
-	for _, name := range expandInputs(c.Args().Slice(), func(err error) { failed++; fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err) }) {
+	for _, name := range expandInputs(c.Args().Slice(), nil, func(err error) { failed++; fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", err) }) {
 		data, err := readSource(name, c.App.Reader)
 		if err != nil {
 			return err
