@@ -293,6 +293,9 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 				report(fmt.Errorf("%s: %w", g.p.Label(), g.err))
 			}
 		}
+		for _, err := range out.pageErrs {
+			report(err)
+		}
 		if done < len(games) && c.Context.Err() == nil {
 			return fmt.Errorf("%d of %d games not analysed", len(games)-done, len(games))
 		}
@@ -301,6 +304,27 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		}
 		return nil
 	}
+}
+
+// pageStem is the part of a report page's file name taken from its
+// source: the base name without its extension, "stdin" for standard input,
+// with bytes outside [A-Za-z0-9._-] made "_" and at most 60 bytes kept (a
+// long or odd input name must not make the page unwritable).
+func pageStem(source string) string {
+	base := strings.TrimSuffix(filepath.Base(source), filepath.Ext(source))
+	if base == "-" || base == "" || base == "." {
+		return "stdin"
+	}
+	b := []byte(base)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 60 {
+		b = b[:60]
+	}
+	return string(b)
 }
 
 // writePage writes game g's report page and notes it for the index.
@@ -350,11 +374,7 @@ func (a *analyzeWriter) writePage(g *analyzeGame, rec analyzeRecord) error {
 		}
 		rg.Plies = append(rg.Plies, rp)
 	}
-	base := strings.TrimSuffix(filepath.Base(g.p.Source), filepath.Ext(g.p.Source))
-	if base == "-" || base == "" {
-		base = "stdin"
-	}
-	file := fmt.Sprintf("%03d-%s-%d.html", len(a.index)+1, base, g.p.Index)
+	file := fmt.Sprintf("%03d-%s-%d.html", len(a.index)+1, pageStem(g.p.Source), g.p.Index)
 	f, err := createOutput(filepath.Join(a.reportDir, file), nil)
 	if err != nil {
 		return err
@@ -691,8 +711,10 @@ type analyzeWriter struct {
 	csv    *csv.Writer
 	err    error
 	total  batchRecord
-	// reportDir, when not "", receives a page per game (report).
+	// reportDir, when not "", receives a page per game (report); pageErrs
+	// are the pages that could not be written.
 	reportDir string
+	pageErrs  []error
 	index     []report.IndexEntry
 }
 
@@ -791,9 +813,10 @@ func (a *analyzeWriter) game(g *analyzeGame) {
 	}
 	rec := analysisRecord(g)
 	if a.reportDir != "" {
+		// a page that cannot be written is reported and the rest goes on:
+		// the analysis itself and the other pages are not lost
 		if err := a.writePage(g, rec); err != nil {
-			a.err = err
-			return
+			a.pageErrs = append(a.pageErrs, fmt.Errorf("%s: report page: %w", g.p.Label(), err))
 		}
 	}
 	t := &a.total.Batch

@@ -168,8 +168,14 @@ func TestAnalyzeFormats(t *testing.T) {
 	if len(lines) != 1+9+9 || lines[0] != "source,index,ply,to_move,move_played,forced_win,kept,status,line,value,best,pv,played_value,loss,class,lost" {
 		t.Errorf("csv: %d lines, header %q", len(lines), lines[0])
 	}
+	// the records are shared out in order, the bad one included: shard 1
+	// gets the two games, shard 2 the bad record, which only it reports
+	code, out, _ = gomoku(t, in, "analyze", "--per-position-nodes", "20000", "--shard", "1/2", "-")
+	if code != exitOK || strings.Count(out, "moves, result") != 2 || !strings.Contains(out, "batch: 2 games") {
+		t.Errorf("shard 1/2: exit %d\n%s", code, out)
+	}
 	code, out, _ = gomoku(t, in, "analyze", "--per-position-nodes", "20000", "--shard", "2/2", "-")
-	if code != exitError || strings.Count(out, "moves, result") != 1 || !strings.Contains(out, "batch: 1 games") {
+	if code != exitError || strings.Count(out, "moves, result") != 0 || !strings.Contains(out, "1 bad records") {
 		t.Errorf("shard 2/2: exit %d\n%s", code, out)
 	}
 	if code, _, _ := gomoku(t, in, "analyze", "--shard", "3/2", "-"); code != exitUsage {

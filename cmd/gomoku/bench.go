@@ -47,6 +47,7 @@ func benchCommand() *cli.Command {
 				return err
 			}
 			var ps []*positions.Position
+			badRecords := 0 // measured without them, then an error (exit 1)
 			if c.NArg() == 0 {
 				names, _ := fs.Glob(benchSet, "benchdata/*.txt")
 				for _, n := range names {
@@ -70,6 +71,7 @@ func benchCommand() *cli.Command {
 					for _, e := range errs {
 						fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", e)
 					}
+					badRecords += len(errs)
 					ps = append(ps, got...)
 				}
 			}
@@ -112,6 +114,9 @@ func benchCommand() *cli.Command {
 			}
 			fmt.Fprintf(out, "total: %d positions, %d nodes, %s (medians summed), %.0f nodes/s\n", len(ps), nodes, total, nps)
 			fmt.Fprintf(out, "signature: %d\n", signature)
+			if badRecords > 0 {
+				return fmt.Errorf("%d record(s) not measured: %w", badRecords, errRecords)
+			}
 			return nil
 		},
 	}

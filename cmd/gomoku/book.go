@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -109,21 +110,43 @@ func writeBook(c *cli.Context, bd *book.Builder) error {
 	if err := c.Context.Err(); err != nil {
 		return err
 	}
-	bk, err := openBookFlag(c, true)
+	bk, err := openBookWrite(c)
 	if err != nil {
 		return err
+	}
+	if err := writeBookTo(c, bk, bd); err != nil {
+		bk.Close()
+		return err
+	}
+	return bk.Close()
+}
+
+// openBookWrite opens the book --book names to write, saying so when the
+// open rolled back a write a crash had interrupted.
+func openBookWrite(c *cli.Context) (*book.Book, error) {
+	bk, err := openBookFlag(c, true)
+	if err != nil {
+		return nil, err
 	}
 	if bk.RolledBack() {
 		fmt.Fprintf(c.App.ErrWriter, "gomoku: book %s: a write that a crash interrupted was rolled back\n", c.String("book"))
 	}
+	return bk, nil
+}
+
+// writeBookTo writes what bd gathered to bk (Book.Write), unless the
+// command was interrupted; a repeated contribution is a usage error.
+func writeBookTo(c *cli.Context, bk *book.Book, bd *book.Builder) error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
 	if err := bk.Write(bd); err != nil {
-		bk.Close()
 		if errors.Is(err, book.ErrRepeated) {
 			return usageError{fmt.Errorf("book %s: %w", c.String("book"), err)}
 		}
 		return err
 	}
-	return bk.Close()
+	return nil
 }
 
 // analysisLine is the part of an analyze JSON record that a book uses.
@@ -154,6 +177,16 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
+		if c.Int("max-ply") < 0 {
+			return usagef("--max-ply %d: want 0 (no limit) or more", c.Int("max-ply"))
+		}
+		// the book is opened, and locked, before the input is read: a book
+		// another process holds is refused at once
+		bk, err := openBookWrite(c)
+		if err != nil {
+			return err
+		}
+		defer bk.Close()
 		bd := book.NewBuilder()
 		bd.MaxPly = c.Int("max-ply")
 		failed, added := 0, 0
@@ -203,7 +236,10 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		if err := writeBook(c, bd); err != nil {
+		if err := writeBookTo(c, bk, bd); err != nil {
+			return err
+		}
+		if err := bk.Close(); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.App.Writer, "book %s: %d records added, %d positions updated\n", c.String("book"), added, len(bd.Nodes()))
@@ -541,9 +577,32 @@ func runBookExport(c *cli.Context) error {
 		return err
 	}
 	defer bk.Close()
+	if c.Int("max-depth") < 0 {
+		return usagef("--max-depth %d: want 0 (no limit) or more", c.Int("max-depth"))
+	}
 	tree, err := bk.ExportTree(rule, 15, c.Int("max-depth"))
 	if err != nil {
 		return err
+	}
+	if tree == nil || len(tree.Children) == 0 && !tree.HasComment {
+		// an empty library is no answer: say what the book holds instead
+		held := map[string]int{}
+		if err := bk.Each(func(k book.Key, _ *book.Node) error {
+			held[fmt.Sprintf("%v %dx%d", k.Rule, k.Size, k.Size)]++
+			return nil
+		}); err != nil {
+			return err
+		}
+		var kinds []string
+		for k, n := range held {
+			kinds = append(kinds, fmt.Sprintf("%s (%d positions)", k, n))
+		}
+		slices.Sort(kinds)
+		what := "no positions"
+		if len(kinds) > 0 {
+			what = strings.Join(kinds, ", ")
+		}
+		return usagef("the book %s holds no %v 15x15 positions to export (it holds %s): give --rule", c.String("book"), rule, what)
 	}
 	lib := treeLibrary(tree)
 	name := c.Args().First()

@@ -119,7 +119,14 @@ func dbContents(t *testing.T, dir, kind string) map[string]string {
 	}
 	defer db.Close()
 	out := map[string]string{}
-	if err := db.Each(nil, func(k, v []byte) error { out[string(k)] = string(v); return nil }); err != nil {
+	// a book's list of the builds it counts differs by construction (each
+	// shard is a build of its own): the positions are what must agree
+	if err := db.Each(nil, func(k, v []byte) error {
+		if kind != book.Kind || len(k) == 0 || k[0] == 'B' {
+			out[string(k)] = string(v)
+		}
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -117,6 +117,9 @@ func createOutput(path string, inputs []string) (*outputFile, error) {
 	if dir == "" {
 		dir = "."
 	}
+	if len(base) > 100 {
+		base = base[:100] // the temporary name must stay within the name limit
+	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp*")
 	if err != nil {
 		return nil, err

@@ -339,17 +339,18 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
-// TestVsQuintet runs the side-by-side command: without the peer it says so
-// and exits 0; with a stand-in for quintet's solver (a script that prints
+// TestVsQuintet runs the side-by-side command: a --peer that is not there
+// is a usage error; with a stand-in for quintet's solver (a script that prints
 // quintet's lines) it prints a row per case with both verdicts and the
 // ratio, and a differing verdict is an error.
 func TestVsQuintet(t *testing.T) {
 	saved := selfCommand
 	defer func() { selfCommand = saved }()
 	selfCommand = func(_ context.Context, args ...string) (*exec.Cmd, error) { return child(args...), nil }
+	// a peer named that is not there is a usage error (issue 56, item 19)
 	code, out, _ := gomoku(t, "", "bench", "vs-quintet", "--peer", filepath.Join(t.TempDir(), "absent"), sample(t, "vcf_black.txt"))
-	if code != exitOK || !strings.Contains(out, "nothing measured") {
-		t.Errorf("without the peer: exit %d\n%s", code, out)
+	if code != exitUsage {
+		t.Errorf("--peer absent: exit %d\n%s", code, out)
 	}
 	dir := t.TempDir()
 	fake := func(verdict string) string {

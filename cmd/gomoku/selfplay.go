@@ -91,11 +91,21 @@ func runSelfplay(c *cli.Context) error {
 		for _, p := range ps {
 			if len(p.Moves) == len(p.Black)+len(p.White) && p.Size == c.Int("size") {
 				openings = append(openings, p.Moves)
+			} else {
+				fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: not an opening of %dx%d in move order (skipped)\n", p.Label(),
+					c.Int("size"), c.Int("size"))
 			}
+		}
+		if len(openings) == 0 {
+			// never the empty board instead of what was asked for
+			return fmt.Errorf("--openings %s: no opening of %dx%d in move order", name, c.Int("size"), c.Int("size"))
 		}
 	}
 	var out io.Writer = c.App.Writer
 	if name := c.String("out"); name != "" {
+		if o := c.String("openings"); o != "" && o != "-" && sameFile(name, o) {
+			return usagef("--out %s is the openings file: write the games elsewhere", name)
+		}
 		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return err

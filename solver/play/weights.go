@@ -113,6 +113,7 @@ func (w *Weights) UnmarshalJSON(data []byte) error {
 	}
 	var out Weights
 	out.Scale = in.Scale
+	var seen [len(out.Tables)][2]bool
 	for _, t := range in.Tables {
 		r, err := engine.ParseRule(t.Rule)
 		if err != nil {
@@ -126,12 +127,26 @@ func (w *Weights) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("%w: %s %s: want %d move, %d wait and %d threat values", ErrWeights, t.Rule, t.Colour,
 				NumCodes, NumCodes, NumMasks)
 		}
+		if int(r) >= len(seen) || seen[r][c-1] {
+			return fmt.Errorf("%w: %s %s: a table given twice", ErrWeights, t.Rule, t.Colour)
+		}
+		seen[r][c-1] = true
 		dst := &out.Tables[r][c-1]
 		for i := range NumCodes {
 			dst.Move[i], dst.Wait[i] = clampWeight(t.Move[i]), clampWeight(t.Wait[i])
 		}
 		for i := range NumMasks {
 			dst.Threat[i] = clampWeight(t.Threat[i])
+		}
+	}
+	// every rule and colour: a missing table would value every position
+	// 0.5 without a word
+	for r := range seen {
+		for c := range seen[r] {
+			if !seen[r][c] {
+				return fmt.Errorf("%w: no table for %v %v (want one per rule and colour)", ErrWeights, engine.Rule(r),
+					engine.Color(c+1))
+			}
 		}
 	}
 	*w = out

@@ -86,6 +86,11 @@ type brainMove struct {
 // is doing (see think).
 const brainSafety = 40 * time.Millisecond
 
+// endGrace is how long a search cancelled by END or the end of the input
+// is waited for, for what it has found (a book move, the best move so
+// far), before the brain answers without it.
+const endGrace = 25 * time.Millisecond
+
 // ManagerTolerance is how late (50 ms) a move may reach the manager after
 // its time before it loses on time: `gomoku match`'s default --tolerance,
 // room for the pipe and the scheduler as Piskvork and c-gomoku-cli allow.
@@ -598,7 +603,7 @@ func (br *Brain) clockShare() time.Duration {
 // false), and the next think waits for it before it uses the tables again.
 func (br *Brain) think(ctx context.Context, me engine.Color, multipv int) (Reply, bool) {
 	turn := br.turnTime()
-	if turn <= 0 || ctx.Err() != nil {
+	if turn <= 0 {
 		return Reply{}, false // no time: the caller's quick move
 	}
 	rep, ok := br.thinkOn(ctx, br.b, me, multipv, turn)
@@ -651,10 +656,19 @@ func (br *Brain) thinkOn(ctx context.Context, b *engine.Board, me engine.Color, 
 		br.pending = done
 		return Reply{}, false
 	case <-ctx.Done():
-		// END or the end of the input: the search is cancelled with ctx
-		// and is not waited for
-		br.pending = done
-		return Reply{}, false
+		// END or the end of the input: the search is cancelled with ctx;
+		// what it has by endGrace (a book move, the best so far) is the
+		// answer, else it is not waited for
+		grace := time.NewTimer(endGrace)
+		defer grace.Stop()
+		select {
+		case r := <-result:
+			<-done
+			return r, len(r.Moves) > 0
+		case <-grace.C:
+			br.pending = done
+			return Reply{}, false
+		}
 	}
 }
 
