@@ -173,8 +173,12 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 		if c.Int("jobs") < 1 || c.Duration("per-position") < 0 || c.Int64("per-position-nodes") < 0 || c.Int("memory") < 1 {
 			return usagef("--jobs and --memory must be at least 1, the limits not negative")
 		}
-		if err := checkMemory(c.Int("memory")); err != nil {
+		if err := setMemory(c); err != nil {
 			return err
+		}
+		if per := c.Int("memory") / c.Int("jobs"); per < minJobMiB {
+			return usagef("--jobs %d with --memory %d MiB: each job needs at least %d MiB of tables "+
+				"(--memory is the jobs' total); give fewer jobs or more memory", c.Int("jobs"), c.Int("memory"), minJobMiB)
 		}
 		if t := c.Int("threat-limit"); t < 0 || t > solver.MaxThreatLimit {
 			return usagef("--threat-limit %d: want 0 to %d", t, solver.MaxThreatLimit)

@@ -37,6 +37,9 @@ func benchCommand() *cli.Command {
 			&cli.IntFlag{Name: "memory", Value: solver.DefaultMemoryMiB, Usage: "transposition table size, MiB"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := setMemory(c); err != nil {
+				return err
+			}
 			out := c.App.Writer
 			rate, err := playUndoRate(time.Second)
 			if err != nil {

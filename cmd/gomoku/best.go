@@ -113,7 +113,7 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 		if c.Int64("nodes") < 0 || c.Duration("time") < 0 || c.Int("memory") < 1 || c.Int("threads") < 1 {
 			return usagef("--nodes and --time must not be negative, --memory and --threads at least 1")
 		}
-		if err := checkMemory(c.Int("memory")); err != nil {
+		if err := setMemory(c); err != nil {
 			return err
 		}
 		if c.Duration("time") == 0 && c.Int64("nodes") == 0 {

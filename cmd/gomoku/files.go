@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -16,31 +17,55 @@ import (
 const maxInputBytes = 1 << 30
 
 // errInputTooLarge: an input is larger than maxInputBytes.
-var errInputTooLarge = fmt.Errorf("larger than %d MiB: not a position file", maxInputBytes>>20)
+var errInputTooLarge = errors.New("larger than the input limit: not a position file")
+
+// inputLimit is the most read from one input, in bytes: maxInputBytes, or
+// a quarter of what the process may have (limitMiB) when that is less, so
+// that an endless input is refused before it exhausts the memory or the
+// address space (reading a stream of unknown size doubles its buffer).
+func inputLimit() int64 {
+	n := int64(maxInputBytes)
+	if limit := limitMiB(); limit > 0 {
+		n = min(n, int64(limit)<<20/4)
+	}
+	return n
+}
 
 // readSource reads a named input: the file, or standard input for "-", at
-// most maxInputBytes. Reading a directory is an error naming it.
+// most inputLimit bytes. Reading a directory is an error naming it.
 func readSource(name string, stdin io.Reader) ([]byte, error) {
 	var r io.Reader = stdin
+	limit := inputLimit()
+	size := int64(-1)
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
+		st, err := f.Stat()
+		if err == nil && st.IsDir() {
 			return nil, fmt.Errorf("%s: a directory (this command reads files)", name)
+		}
+		if err == nil && st.Mode().IsRegular() {
+			size = st.Size()
 		}
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
-	if err != nil {
+	if size > limit {
+		return nil, fmt.Errorf("%s: %w (%d MiB here)", name, errInputTooLarge, limit>>20)
+	}
+	var buf bytes.Buffer
+	if size >= 0 {
+		buf.Grow(int(size) + 1) // a regular file is read into one buffer of its size
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(data) > maxInputBytes {
-		return nil, fmt.Errorf("%s: %w", name, errInputTooLarge)
+	if int64(buf.Len()) > limit {
+		return nil, fmt.Errorf("%s: %w (%d MiB here)", name, errInputTooLarge, limit>>20)
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 // checkArgs refuses a flag written after the file arguments, which the

@@ -68,6 +68,13 @@ func runSelfplay(c *cli.Context) error {
 	if c.Int("games") < 1 || c.Int("jobs") < 1 || c.Duration("time") <= 0 || c.Int("random-plies") < 0 {
 		return usagef("--games, --jobs and --time must be positive, --random-plies not negative")
 	}
+	// --memory is per game and every job plays one at a time
+	if err := checkMemory(c.Int("memory") * c.Int("jobs")); err != nil {
+		return usagef("--memory %d MiB per game × --jobs %d: %v", c.Int("memory"), c.Int("jobs"), err)
+	}
+	if c.Int("memory") < 1 {
+		return usagef("--memory %d: want at least 1 MiB", c.Int("memory"))
+	}
 	weights, err := loadWeights(c)
 	if err != nil {
 		return err

@@ -116,7 +116,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		if c.Int("threat-limit") > solver.MaxThreatLimit {
 			return usagef("--threat-limit %d: at most %d", c.Int("threat-limit"), solver.MaxThreatLimit)
 		}
-		if err := checkMemory(c.Int("memory")); err != nil {
+		if err := setMemory(c); err != nil {
 			return err
 		}
 		sh, err := parseShard(c.String("shard"), os.Getenv)
