@@ -265,32 +265,90 @@ func (bk *Book) Builds() ([]string, error) {
 }
 
 // Write adds what bd gathered to the book, as Add does, with bd's
-// contributions (Builder.Builds) recorded in the same write. Errors:
-// ErrRepeated when the book already counts one of them (nothing is then
-// written), Add's.
+// contributions (Builder.Builds) recorded in the same write: a Writer with
+// one part. Errors: ErrRepeated when the book already counts one of them
+// (nothing is then written), Add's.
 func (bk *Book) Write(bd *Builder) error {
-	have, err := bk.Builds()
+	w, err := bk.NewWriter()
 	if err != nil {
 		return err
 	}
+	return w.Commit(bd)
+}
+
+// Writer streams a build or a merge into the book in parts, so that a
+// Builder holds a bounded number of nodes (Builder.Sink, Part) and the
+// whole still lands at once or not at all: its parts are one store.Writer,
+// which a crash or Abort rolls back. It is for one goroutine.
+type Writer struct {
+	bk   *Book
+	w    *store.Writer
+	have []string // the contributions the book counted before
+}
+
+// NewWriter starts a write into the book. Errors: Builds'.
+func (bk *Book) NewWriter() (*Writer, error) {
+	have, err := bk.Builds()
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{bk: bk, w: bk.db.NewWriter(), have: have}, nil
+}
+
+// Known returns the contributions the book counted before the write, for
+// Builder.Known (a merge refuses a repeated one before it writes).
+func (w *Writer) Known() []string { return w.have }
+
+// Part writes the nodes bd gathered, merged with what the book holds, and
+// empties bd. Errors: ErrCorrupt, the store's.
+func (w *Writer) Part(bd *Builder) error {
+	kvs, err := w.bk.merged(bd.nodes)
+	if err != nil {
+		return err
+	}
+	if err := w.w.Write(kvs); err != nil {
+		return err
+	}
+	clear(bd.nodes)
+	return nil
+}
+
+// Commit writes the last part with bd's contributions recorded and ends
+// the write. Errors: ErrRepeated when the book already counts one of bd's
+// contributions (the parts are rolled back), Part's, the store's.
+func (w *Writer) Commit(bd *Builder) error {
 	add := bd.Builds()
 	for _, id := range add {
-		if slices.Contains(have, id) {
+		if slices.Contains(w.have, id) {
+			if err := w.Abort(); err != nil {
+				return err
+			}
 			return fmt.Errorf("%w: the book already counts build %s", ErrRepeated, id)
 		}
 	}
-	if len(add) == 0 {
-		return bk.add(bd.Nodes(), nil)
-	}
-	v, err := json.Marshal(append(have, add...))
+	kvs, err := w.bk.merged(bd.nodes)
 	if err != nil {
 		return err
 	}
-	return bk.add(bd.Nodes(), &store.KV{Key: buildsKey, Value: v})
+	if len(add) > 0 {
+		v, err := json.Marshal(append(slices.Clone(w.have), add...))
+		if err != nil {
+			return err
+		}
+		kvs = append(kvs, store.KV{Key: buildsKey, Value: v})
+	}
+	if err := w.w.Write(kvs); err != nil {
+		return err
+	}
+	return w.w.Commit()
 }
 
-// add is Add with one more key and value written in the same WriteAll.
-func (bk *Book) add(nodes map[Key]*Node, extra *store.KV) error {
+// Abort rolls back the parts written.
+func (w *Writer) Abort() error { return w.w.Abort() }
+
+// merged returns nodes merged with what the book holds for their keys,
+// encoded for the store, in key order.
+func (bk *Book) merged(nodes map[Key]*Node) ([]store.KV, error) {
 	keys := make([]Key, 0, len(nodes))
 	for k := range nodes {
 		keys = append(keys, k)
@@ -301,7 +359,7 @@ func (bk *Book) add(nodes map[Key]*Node, extra *store.KV) error {
 		n := nodes[k]
 		old, err := bk.Get(k)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if old != nil {
 			old.merge(n)
@@ -309,9 +367,18 @@ func (bk *Book) add(nodes map[Key]*Node, extra *store.KV) error {
 		}
 		v, err := n.encode()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		kvs = append(kvs, store.KV{Key: k.bytes(), Value: v})
+	}
+	return kvs, nil
+}
+
+// add is Add with one more key and value written in the same WriteAll.
+func (bk *Book) add(nodes map[Key]*Node, extra *store.KV) error {
+	kvs, err := bk.merged(nodes)
+	if err != nil {
+		return err
 	}
 	if extra != nil {
 		kvs = append(kvs, *extra)

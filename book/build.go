@@ -23,7 +23,33 @@ type Builder struct {
 	id     string
 	added  bool
 	merged []string
+	// Known are contributions the book written to counts already (Writer.
+	// Known): Merge refuses them at once.
+	Known []string
+	// Sink, when set, is called with the builder once it holds FlushAt
+	// nodes or more (Writer.Part, which empties it), so that a build of
+	// any size holds a bounded number of nodes.
+	Sink    func(*Builder) error
+	FlushAt int
+	written int // nodes handed to Sink
 }
+
+// DefaultFlushAt is a streaming build's FlushAt: about 60 MB of nodes.
+const DefaultFlushAt = 50_000
+
+// full hands the nodes to Sink when there are FlushAt of them or more.
+func (bd *Builder) full() error {
+	if bd.Sink == nil || len(bd.nodes) < max(1, bd.FlushAt) {
+		return nil
+	}
+	bd.written += len(bd.nodes)
+	return bd.Sink(bd)
+}
+
+// Written returns the nodes handed to Sink so far plus those held: the
+// positions the build updates (a position handed over in two parts counts
+// twice).
+func (bd *Builder) Written() int { return bd.written + len(bd.nodes) }
 
 // NewBuilder returns an empty Builder, with a contribution ID of its own
 // (16 random bytes in hex).
@@ -81,13 +107,17 @@ var ErrIllegal = errors.New("illegal move in a game")
 // Errors wrap ErrIllegal or the engine's size error.
 func (bd *Builder) AddGame(r engine.Rule, size int, moves []engine.Point, winner engine.Color) error {
 	bd.added = true
-	return bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
+	err := bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
 		n := bd.node(k)
 		n.Results.add(winner, 1)
 		if i < len(moves) {
 			n.move(engine.Transform(moves[i], sym, size)).Results.add(winner, 1)
 		}
 	})
+	if err != nil {
+		return err
+	}
+	return bd.full()
 }
 
 // AddProven records that the side to move wins (by "vcf" or "vct") in the
@@ -95,7 +125,7 @@ func (bd *Builder) AddGame(r engine.Rule, size int, moves []engine.Point, winner
 // not known). Errors are AddGame's.
 func (bd *Builder) AddProven(r engine.Rule, size int, moves []engine.Point, by string, first engine.Point) error {
 	bd.added = true
-	return bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
+	err := bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
 		if i < len(moves) {
 			return
 		}
@@ -105,6 +135,10 @@ func (bd *Builder) AddProven(r engine.Rule, size int, moves []engine.Point, by s
 			n.move(engine.Transform(first, sym, size)).Proven = true
 		}
 	})
+	if err != nil {
+		return err
+	}
+	return bd.full()
 }
 
 // replay checks moves, then plays them on a scratch board and calls fn at
@@ -165,7 +199,7 @@ func (bd *Builder) Merge(src *Book) error {
 		} else {
 			bd.nodes[k] = n
 		}
-		return nil
+		return bd.full()
 	})
 	if err != nil {
 		return err
@@ -180,7 +214,7 @@ func (bd *Builder) Merge(src *Book) error {
 // ErrRepeated when one is there already.
 func (bd *Builder) addMerged(ids []string) error {
 	for _, id := range ids {
-		if slices.Contains(bd.Builds(), id) {
+		if slices.Contains(bd.Builds(), id) || slices.Contains(bd.Known, id) {
 			return fmt.Errorf("%w: build %s is also in another book merged", ErrRepeated, id)
 		}
 		bd.merged = append(bd.merged, id)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -45,7 +46,7 @@ func bookCommand(stdin io.Reader) *cli.Command {
 					"end; an interrupted build writes nothing.",
 				Flags: append(inputFlags()[2:], bookFlag,
 					&cli.StringFlag{Name: "shard", Usage: shardUsage},
-					&cli.IntFlag{Name: "max-ply", Usage: "stop each game after this many moves (0: none)"}),
+					&cli.IntFlag{Name: "max-ply", Usage: "stop each game after this many moves (0: none)"}, bookMemoryFlag),
 				Action: runBookBuild(stdin),
 			},
 			{
@@ -74,7 +75,7 @@ func bookCommand(stdin io.Reader) *cli.Command {
 				Name:      "merge",
 				Usage:     "add other books (the shards of a build, say) to the book",
 				ArgsUsage: "BOOK-DIR...",
-				Flags:     []cli.Flag{bookFlag},
+				Flags:     []cli.Flag{bookFlag, bookMemoryFlag},
 				Action:    runBookMerge,
 			},
 			{
@@ -96,6 +97,27 @@ func bookCommand(stdin io.Reader) *cli.Command {
 			},
 		},
 	}
+}
+
+// bookMemoryFlag is book build's and merge's --memory: the soft limit of
+// the process's memory (Go's runtime/debug.SetMemoryLimit), which the
+// garbage collector works to stay under. A build streams its positions to
+// the book in parts (book.Writer), so what it holds does not grow with its
+// input; the limit keeps the collector from letting badger's compaction
+// buffers pile up. 75,000 games: 0.91 GB without it, 0.59 GB with 384;
+// 150,000 games: 0.55 GB with 384 (2026-11-29).
+var bookMemoryFlag = &cli.IntFlag{Name: "memory", Value: 384, Usage: "soft limit of the process's memory, MiB (Go's GOMEMLIMIT; the environment variable wins)"}
+
+// setMemoryLimit applies bookMemoryFlag, unless GOMEMLIMIT is set.
+func setMemoryLimit(c *cli.Context) error {
+	mib := c.Int("memory")
+	if mib < 64 {
+		return usagef("--memory %d: want at least 64 MiB", mib)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(mib) << 20)
+	}
+	return nil
 }
 
 // openBookFlag opens the book --book names: to write (created if
@@ -180,6 +202,9 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 		if c.Int("max-ply") < 0 {
 			return usagef("--max-ply %d: want 0 (no limit) or more", c.Int("max-ply"))
 		}
+		if err := setMemoryLimit(c); err != nil {
+			return err
+		}
 		// the book is opened, and locked, before the input is read: a book
 		// another process holds is refused at once
 		bk, err := openBookWrite(c)
@@ -187,8 +212,22 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			return err
 		}
 		defer bk.Close()
-		bd := book.NewBuilder()
+		bd, bw, err := streamInto(bk)
+		if err != nil {
+			return err
+		}
 		bd.MaxPly = c.Int("max-ply")
+		// a part that cannot be written (a full disk) ends the build: it is
+		// not a bad record
+		var fatal error
+		part := bd.Sink
+		bd.Sink = func(b *book.Builder) error {
+			if err := part(b); err != nil {
+				fatal = err
+				return err
+			}
+			return nil
+		}
 		failed, added := 0, 0
 		cl := &claims{}
 		report := func(err error) {
@@ -203,7 +242,7 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			sc.Buffer(make([]byte, 1<<20), 64<<20)
 			for line := 1; sc.Scan(); line++ {
-				if !bytes.Contains(sc.Bytes(), []byte(`"plies":[`)) || !sh.keep() {
+				if fatal != nil || !bytes.Contains(sc.Bytes(), []byte(`"plies":[`)) || !sh.keep() {
 					continue
 				}
 				if err := addAnalysis(c.Context, bd, cl, sc.Bytes(), src.rule, src.ruleSet); err != nil {
@@ -215,6 +254,9 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			return true
 		}
 		err = src.games(c, sh, nil, report, analyses, func(p *positions.Position, r engine.Rule) error {
+			if fatal != nil {
+				return nil
+			}
 			moves, winner := p.Moves, recordWinner(p, r)
 			k, kind, err := p.ForbiddenMove(r)
 			if err != nil {
@@ -228,21 +270,30 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 				moves, winner = moves[:k], engine.White
 			}
 			if err := bd.AddGame(r, p.Size, moves, winner); err != nil {
+				if fatal != nil {
+					return nil
+				}
 				return err
 			}
 			added++
 			return nil
 		})
+		if err == nil {
+			err = fatal
+		}
 		if err != nil {
+			if aerr := bw.Abort(); aerr != nil {
+				return aerr
+			}
 			return err
 		}
-		if err := writeBookTo(c, bk, bd); err != nil {
+		if err := commitStream(c, bw, bd); err != nil {
 			return err
 		}
 		if err := bk.Close(); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.App.Writer, "book %s: %d records added, %d positions updated\n", c.String("book"), added, len(bd.Nodes()))
+		fmt.Fprintf(c.App.Writer, "book %s: %d records added, %d positions updated\n", c.String("book"), added, bd.Written())
 		if cl.confirmed+cl.rejected > 0 {
 			fmt.Fprintf(c.App.Writer, "forced wins claimed by analyses: %d confirmed and marked proven, %d not confirmed and left out\n",
 				cl.confirmed, cl.rejected)
@@ -632,30 +683,77 @@ func runBookMerge(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("name the books to merge in")
 	}
+	if err := setMemoryLimit(c); err != nil {
+		return err
+	}
 	for _, dir := range c.Args().Slice() {
 		if sameFile(dir, c.String("book")) {
 			return usagef("%s is the book merged into: a book cannot be merged into itself", dir)
 		}
 	}
-	bd := book.NewBuilder()
+	bk, err := openBookWrite(c)
+	if err != nil {
+		return err
+	}
+	defer bk.Close()
+	bd, bw, err := streamInto(bk)
+	if err != nil {
+		return err
+	}
 	for _, dir := range c.Args().Slice() {
 		src, err := book.Open(dir, store.Options{ReadOnly: true})
-		if err != nil {
-			return err
-		}
-		err = bd.Merge(src)
-		src.Close()
-		if errors.Is(err, book.ErrRepeated) {
-			return usageError{fmt.Errorf("%s: %w: merging it would count them twice", dir, err)}
+		if err == nil {
+			err = bd.Merge(src)
+			src.Close()
 		}
 		if err != nil {
+			if aerr := bw.Abort(); aerr != nil {
+				return aerr
+			}
+			if errors.Is(err, book.ErrRepeated) {
+				return usageError{fmt.Errorf("%s: %w: merging it would count them twice", dir, err)}
+			}
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 	}
-	if err := writeBook(c, bd); err != nil {
+	if err := commitStream(c, bw, bd); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "book %s: %d positions merged from %d books\n", c.String("book"), len(bd.Nodes()), c.NArg())
+	if err := bk.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "book %s: %d positions merged from %d books\n", c.String("book"), bd.Written(), c.NArg())
+	return nil
+}
+
+// streamInto returns a builder whose nodes go to bk in parts of
+// book.DefaultFlushAt (book.Writer), so that a build or a merge of any
+// size holds a bounded number of nodes and still lands whole or not at all.
+func streamInto(bk *book.Book) (*book.Builder, *book.Writer, error) {
+	bw, err := bk.NewWriter()
+	if err != nil {
+		return nil, nil, err
+	}
+	bd := book.NewBuilder()
+	bd.Sink, bd.FlushAt, bd.Known = bw.Part, book.DefaultFlushAt, bw.Known()
+	return bd, bw, nil
+}
+
+// commitStream ends a streamed write: committed, or rolled back when the
+// command was interrupted; a repeated contribution is a usage error.
+func commitStream(c *cli.Context, bw *book.Writer, bd *book.Builder) error {
+	if err := c.Context.Err(); err != nil {
+		if aerr := bw.Abort(); aerr != nil {
+			return aerr
+		}
+		return err
+	}
+	if err := bw.Commit(bd); err != nil {
+		if errors.Is(err, book.ErrRepeated) {
+			return usageError{fmt.Errorf("book %s: %w", c.String("book"), err)}
+		}
+		return err
+	}
 	return nil
 }
 

@@ -39,9 +39,40 @@ var writeHook func(phase string, i int)
 // in an undo entry, then writes, then drops the journal. Open rolls back
 // an interrupted write. Keys must be distinct and must not start with
 // 0x00. It writes about three times the bytes of kvs, and first checks
-// for that much free space. Errors: ErrNoSpace, ErrDamaged, badger's; on
-// an error the write may be half done until the next Open rolls it back.
+// for that much free space. It is a Writer with one part. Errors:
+// ErrNoSpace, ErrDamaged, badger's; on an error the write may be half
+// done until the next Open rolls it back.
 func (d *DB) WriteAll(kvs []KV) error {
+	w := d.NewWriter()
+	if err := w.Write(kvs); err != nil {
+		return err
+	}
+	return w.Commit()
+}
+
+// Writer is a write of many keys in parts, each part a Write, ended by
+// Commit, that a crash at any moment leaves whole or absent, as WriteAll
+// does for one part: the caller holds one part in memory at a time. A
+// key's undo entry is saved the first time a part writes it, and the
+// journal says "apply" from the first data key on, so the next Open
+// restores every key written by any part. Abort rolls the parts back at
+// once. A Writer is for one goroutine; no other write may run meanwhile.
+type Writer struct {
+	d       *DB
+	applied bool // a data key has been written: the journal says "apply"
+	parts   int
+}
+
+// NewWriter starts a write in parts on d.
+func (d *DB) NewWriter() *Writer { return &Writer{d: d} }
+
+// Write writes one part: keys distinct within the part, none starting with
+// 0x00 (a later part may write a key again). It checks for three times the
+// part's bytes of free space first. Errors: ErrNoSpace, ErrDamaged,
+// badger's; after an error the caller aborts (Abort) or leaves the roll
+// back to the next Open.
+func (w *Writer) Write(kvs []KV) error {
+	d := w.d
 	var size int64
 	for _, kv := range kvs {
 		if len(kv.Key) == 0 || kv.Key[0] == 0 {
@@ -52,12 +83,25 @@ func (d *DB) WriteAll(kvs []KV) error {
 	if err := d.checkSpace(3 * size); err != nil {
 		return err
 	}
-	if err := d.setJournal(journalState{State: journalUndo, Keys: len(kvs)}); err != nil {
-		return err
+	w.parts++
+	if !w.applied {
+		if err := d.setJournal(journalState{State: journalUndo, Keys: len(kvs)}); err != nil {
+			return err
+		}
 	}
 	undo := d.NewBatch()
 	defer undo.Cancel()
 	for _, kv := range kvs {
+		uk := append(append([]byte{}, undoPrefix...), kv.Key...)
+		if w.applied {
+			// an earlier part wrote the key: its undo entry holds the value
+			// from before the whole write, and stays
+			if _, ok, err := d.Get(uk); err != nil {
+				return err
+			} else if ok {
+				continue
+			}
+		}
 		old, ok, err := d.Get(kv.Key)
 		if err != nil {
 			return err
@@ -66,7 +110,7 @@ func (d *DB) WriteAll(kvs []KV) error {
 		if ok {
 			entry = append([]byte{1}, old...)
 		}
-		if err := undo.Set(append(append([]byte{}, undoPrefix...), kv.Key...), entry); err != nil {
+		if err := undo.Set(uk, entry); err != nil {
 			return err
 		}
 		if writeHook != nil {
@@ -76,8 +120,13 @@ func (d *DB) WriteAll(kvs []KV) error {
 	if err := undo.Flush(); err != nil {
 		return err
 	}
-	if err := d.setJournal(journalState{State: journalDo, Keys: len(kvs)}); err != nil {
-		return err
+	if !w.applied {
+		if err := d.setJournal(journalState{State: journalDo, Keys: len(kvs)}); err != nil {
+			return err
+		}
+		w.applied = true
+	} else if err := d.safely(d.db.Sync); err != nil {
+		return err // the undo entries are on disk before any key they cover
 	}
 	wb := d.NewBatch()
 	defer wb.Cancel()
@@ -101,12 +150,29 @@ func (d *DB) WriteAll(kvs []KV) error {
 	if writeHook != nil {
 		writeHook("flushed", 0)
 	}
+	return nil
+}
+
+// Commit ends the write: the journal and the undo entries are dropped, and
+// every part stays. Errors: ErrDamaged, badger's.
+func (w *Writer) Commit() error {
+	if !w.applied {
+		return w.d.dropUndo()
+	}
+	d := w.d
 	if err := d.safely(func() error {
 		return d.db.Update(func(txn *badger.Txn) error { return txn.Delete(journalKey) })
 	}); err != nil {
 		return err
 	}
 	return d.dropUndo()
+}
+
+// Abort rolls back every part written (as the next Open would after a
+// crash). Errors: those of the roll back.
+func (w *Writer) Abort() error {
+	_, err := w.d.recover(false)
+	return err
 }
 
 // setJournal writes the journal's state in one transaction, synced.

@@ -121,7 +121,10 @@ func Open(dir string, opt Options) (d *DB, err error) {
 	d = &DB{dir: dir, kind: opt.Kind, minFree: minFreeBytes(opt.MinFreeMiB),
 		stopGC: make(chan struct{}), gcDone: make(chan struct{})}
 	existed := false
-	bopt := badger.DefaultOptions(dir).WithLogger(nil).WithMemTableSize(16 << 20).
+	// two compactors, not badger's four: each builds tables in memory, and
+	// on a long write (a book build of 75,000 games) four of them held
+	// most of the process's heap
+	bopt := badger.DefaultOptions(dir).WithLogger(nil).WithMemTableSize(16 << 20).WithNumCompactors(2).
 		WithValueLogFileSize(64 << 20).WithBlockCacheSize(16 << 20).WithIndexCacheSize(8 << 20).
 		WithChecksumVerificationMode(options.OnTableAndBlockRead)
 	if dir == "" {
