@@ -28,6 +28,12 @@ var seeds = []string{
 	"null\n{bad\n\x00\n" + `{"black":[],"white":[]}`, `{"puzzles":[null,{"side":1,"rule":2,"mode":32,"stones":"H8"}]}`,
 	"limit: -5\nthreat_limit: abc\n. . . . .\n. x x x .\n. . . . .\n. . o o .\n. . . . .\n",
 	"Piskvorky 15x15, 0\n8,8,0\n9,x,0\npbrain-a\n9,9,0\n",
+	// the shapes of issue 56's review: records with no stones, a bad
+	// first line of JSON Lines, boards too small, empty inputs, a renju
+	// game with black's move on a forbidden point
+	`{"foo":1}` + "\n", "garbage here\n" + `{"black":["h8"],"white":[]}` + "\n",
+	`{"puzzles": [{"side": 1, "rule": 2, "stones": "H8"}]}` + "\n", ". . . .\n. x . .\n. . . .\n. . . .\n", "x\n", "",
+	"# only a comment\n", "rule: renju\nh8 a1 i8 a3 j9 a5 j10 o1 j8 o3 k8\n",
 }
 
 // addSeeds adds the seeds and the repository's sample files to f's corpus.
@@ -62,6 +68,9 @@ func checkParse(t *testing.T, data []byte, format Format) {
 	for _, p := range ps {
 		if _, err := p.Board(p.Rule); err != nil {
 			t.Fatalf("position %d does not set up: %v", p.Index, err)
+		}
+		if k, kind, err := p.ForbiddenMove(engine.Renju); err != nil || (k >= 0) != (kind != engine.NotForbidden) || k >= len(p.Moves) {
+			t.Fatalf("position %d: ForbiddenMove %d %v %v", p.Index, k, kind, err)
 		}
 		if p.ToMove != 1 && p.ToMove != 2 {
 			t.Fatalf("position %d: side to move %v", p.Index, p.ToMove)

@@ -78,3 +78,35 @@ func FuzzParseABParams(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWeights checks the weights file reader on any bytes: no panic, an
+// error that wraps ErrWeights, and weights that read back from their own
+// encoding unchanged.
+func FuzzWeights(f *testing.F) {
+	good, err := json.Marshal(DefaultWeights())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"format":"gomoku-eval","version":1,"scale":1,"tables":[]}`))
+	f.Add([]byte(`{"format":"gomoku-eval","version":1,"scale":0}`))
+	f.Add([]byte(`{`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var w Weights
+		if err := json.Unmarshal(data, &w); err != nil {
+			var se *json.SyntaxError
+			if !errors.Is(err, ErrWeights) && !errors.As(err, &se) {
+				t.Fatalf("error %v does not wrap ErrWeights", err)
+			}
+			return
+		}
+		out, err := json.Marshal(&w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var again Weights
+		if err := json.Unmarshal(out, &again); err != nil || again != w {
+			t.Fatalf("own encoding does not read back: %v", err)
+		}
+	})
+}
