@@ -26,9 +26,10 @@ var benchSet embed.FS
 func benchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
-		Usage:     "measure the board kernel and the VCF search on a fixed set of positions",
+		Usage:     "measure the board kernel, MCTS, alpha-beta and the VCF search on a fixed set of positions",
 		ArgsUsage: "[FILE...] (default: the built-in set, quintet's VCF cases)",
-		Description: "Reports Play+Undo pairs per second on a 15x15 middle game, then solves each position repeatedly\n" +
+		Description: "Reports Play+Undo pairs per second on a 15x15 middle game, MCTS playouts and alpha-beta nodes per\n" +
+			"second on a middle game, then solves each position repeatedly\n" +
 			"and reports its median time. The signature (the sum of node counts) is the same on every machine\n" +
 			"for the same code and set; a change in it means the search changed.",
 		Subcommands: []*cli.Command{vsQuintetCommand()},

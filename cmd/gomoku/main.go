@@ -127,17 +127,25 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	for _, c := range cmds {
 		c.OnUsageError = onUsage
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+		if len(c.Subcommands) > 0 {
+			// a command with subcommands lists them in its help
+			c.CustomHelpTemplate = cli.SubcommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+		}
+		requireFlags(c, c.Name)
 		for _, sub := range c.Subcommands {
 			sub.OnUsageError = onUsage
+			requireFlags(sub, c.Name+" "+sub.Name)
 		}
 	}
 	return &cli.App{
 		Name:    "gomoku",
 		Usage:   "solve and analyse gomoku and renju positions",
 		Version: version,
-		Description: "Proves wins by continuous fours (VCF) or threats (VCT) and lists renju forbidden points, for positions read\n" +
-			"from move lists, board diagrams, Gomocup .psq records, JSONL puzzle files and lfz084 puzzle files.\n" +
-			"Points are written in renju notation (a1 bottom-left, h8 the centre of 15x15) or as Piskvork x,y.",
+		Description: "Proves wins by continuous fours (VCF) or threats (VCT) with checkable proofs, lists renju forbidden\n" +
+			"points, reports best moves (alpha-beta or MCTS), analyses game records, keeps opening books and plays over\n" +
+			"the Gomocup protocol. It reads move lists, board diagrams, Gomocup .psq records, JSONL puzzle files, lfz084\n" +
+			"puzzle files, SGF game records and RenLib libraries. Points are written in renju notation (a1 bottom-left,\n" +
+			"h8 the centre of 15x15) or as Piskvork x,y. Reference: docs/commands.md; the rest: docs/.",
 		Commands:              cmds,
 		Reader:                stdin,
 		Writer:                stdout,
@@ -146,5 +154,41 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler:        func(*cli.Context, error) {}, // run maps errors to exit codes
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		HideHelpCommand:       true,
+	}
+}
+
+// requireFlags checks cmd's required flags itself, before its action, as a
+// usage error that names the flag (exit 2): urfave/cli's own check prints
+// the help of a command named by the first argument instead ("no command
+// FILE" for `book build FILE` without --book) and exits 1. The flags stay
+// marked required in the help.
+func requireFlags(cmd *cli.Command, path string) {
+	var names []string
+	var usages []string
+	for _, f := range cmd.Flags {
+		// a flag shared by several commands is seen once marked Required
+		// and then with its usage marked
+		if sf, ok := f.(*cli.StringFlag); ok && (sf.Required || strings.HasSuffix(sf.Usage, " (required)")) {
+			if sf.Required {
+				sf.Required = false
+				sf.Usage += " (required)"
+			}
+			names, usages = append(names, sf.Name), append(usages, sf.Usage)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	before := cmd.Before
+	cmd.Before = func(c *cli.Context) error {
+		for i, n := range names {
+			if !c.IsSet(n) || c.String(n) == "" {
+				return usagef("--%s is missing: %s (see gomoku %s --help)", n, strings.ReplaceAll(usages[i], "`", ""), path)
+			}
+		}
+		if before != nil {
+			return before(c)
+		}
+		return nil
 	}
 }

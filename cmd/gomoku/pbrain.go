@@ -21,9 +21,11 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 		Usage: "play over the Gomocup (Piskvork) protocol on standard input and output",
 		Description: "Speaks the Gomocup/Piskvork brain protocol: START, RECTSTART (square boards only), RESTART, BEGIN, TURN,\n" +
 			"BOARD, TAKEBACK, INFO (timeout_turn, timeout_match, time_left, max_memory, rule, game_type, thread_num),\n" +
-			"END and ABOUT, and Yixin-Board's YXSHOWFORBID, YXNBEST and YXBOARD. Each move is chosen as `gomoku best`\n" +
-			"chooses it (a forced win, a defence, else the search) within the time the manager allows. Managers look\n" +
-			"for an executable named pbrain-*; see the README for installing it as pbrain-gomoku.",
+			"END and ABOUT, SWAP2BOARD (Gomocup's swap2 opening), and Yixin-Board's YXSHOWFORBID, YXNBEST and YXBOARD.\n" +
+			"Each move is chosen as `gomoku best` chooses it (a forced win, a defence, else the search: alpha-beta by\n" +
+			"default, MCTS with --engine mcts) within the time the manager allows. END, or the end of the input, stops\n" +
+			"a search at once. Managers look for an executable named pbrain-*; see docs/protocol.md for installing it\n" +
+			"as pbrain-gomoku.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab (alpha-beta) or mcts"},
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search goroutines; with 1, the VCT checks run one search, not two side by side (INFO thread_num overrides)"},
