@@ -273,7 +273,7 @@ func TestShardKilled(t *testing.T) {
 // TestDeployFiles checks the deployment files: the Kubernetes manifests
 // parse and are an Indexed Job whose shard count matches its completions,
 // running --shard auto in the image the Dockerfile builds; the Slurm
-// scripts pass bash -n and run --shard auto; the README names the same
+// scripts pass bash -n and run --shard auto; docs/cluster.md names the same
 // files, image, binary and flags.
 func TestDeployFiles(t *testing.T) {
 	root := datatest.ModuleRoot(t)
@@ -361,15 +361,7 @@ func TestDeployFiles(t *testing.T) {
 			t.Errorf("the Dockerfile lacks %q", want)
 		}
 	}
-	readme := read("README.md")
-	i := strings.Index(readme, "## Running on a cluster")
-	if i < 0 {
-		t.Fatal("the README has no section Running on a cluster")
-	}
-	section := readme[i:]
-	if j := strings.Index(section[3:], "\n## "); j > 0 {
-		section = section[:j+3]
-	}
+	section := read("docs/cluster.md")
 	for _, want := range []string{"deploy/Dockerfile", "gomoku:latest", "deploy/k8s/analyze-job.yaml", "deploy/k8s/merge-job.yaml",
 		"deploy/slurm/submit.sh", "--shard auto", "GOMOKU_SHARD_COUNT", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID",
 		"gomoku tt merge", "gomoku analyze summarize", "gomoku book merge"} {
