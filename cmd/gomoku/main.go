@@ -29,7 +29,7 @@ import (
 // version is the program's version, printed by --version.
 const version = "0.1.0"
 
-// Exit codes, documented in --help and the README.
+// Exit codes, documented in --help, the README and docs/reliability.md.
 const (
 	exitOK          = 0   // done (a solve that finds no win is done too)
 	exitError       = 1   // an error: unreadable input, a bad record, an invalid proof, an internal error

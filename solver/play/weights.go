@@ -179,7 +179,7 @@ var (
 )
 
 // DefaultWeights returns the weights embedded in the program
-// (solver/play/weights.json, made by `gomoku tune`; see the README's
+// (solver/play/weights.json, made by `gomoku tune`; see docs/play.md's
 // Evaluation section for how). They are shared: do not change them.
 func DefaultWeights() *Weights {
 	defaultWeightsOnce.Do(func() {

@@ -576,7 +576,7 @@ func (br *Brain) turnTime() time.Duration {
 // double threat, where a search finds the most), and half as much again
 // when the brain's win rate moved by more than 0.15 between its last two
 // moves; never more than a fifth of the time left, and brainSafety is
-// kept back. Measured in the README's timed matches.
+// kept back. Measured in timed matches (docs/measurements.md).
 func (br *Brain) clockShare() time.Duration {
 	me := br.colour()
 	opp := me.Opponent()
