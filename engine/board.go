@@ -746,6 +746,35 @@ func (b *Board) FiveThrough(p Point) bool {
 	return false
 }
 
+// FiveLine returns the cells of the five (or the overline, where it wins)
+// through p's stone, from one end to the other, or nil when there is none:
+// what a diagram marks as the winning line. It walks the lines, as
+// FiveThrough does.
+func (b *Board) FiveLine(p Point) []Point {
+	if !b.FiveThrough(p) {
+		return nil
+	}
+	c := b.cells[p]
+	exact := b.rule.exact(c)
+	for _, step := range Dirs {
+		lo, hi := int(p), int(p)
+		for b.cells[lo-step] == c {
+			lo -= step
+		}
+		for b.cells[hi+step] == c {
+			hi += step
+		}
+		if n := (hi-lo)/step + 1; n == 5 || (n > 5 && !exact) {
+			line := make([]Point, 0, n)
+			for q := lo; q <= hi; q += step {
+				line = append(line, Point(q))
+			}
+			return line
+		}
+	}
+	return nil
+}
+
 // HasFive reports whether c has a five on the board: exactly five stones in a
 // row where the rule demands it for c, five or more otherwise. It looks at
 // the runs from each of c's stones (O(stones)), and is meant for checking

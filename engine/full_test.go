@@ -50,3 +50,32 @@ func TestFull(t *testing.T) {
 		t.Fatal("Full after Undo")
 	}
 }
+
+// TestFiveLine: the cells of the five through a stone, end to end; none
+// for a stone in no five, and none for black's overline under renju.
+func TestFiveLine(t *testing.T) {
+	for _, tc := range []struct {
+		rule  Rule
+		cells []int // x on row 7
+		want  int
+	}{
+		{Freestyle, []int{2, 3, 4, 5, 6}, 5},
+		{Freestyle, []int{2, 3, 4, 5, 6, 7}, 6},
+		{Renju, []int{2, 3, 4, 5, 6, 7}, 0},
+		{Renju, []int{2, 3, 4, 5}, 0},
+	} {
+		b, _ := NewBoard(15, tc.rule)
+		for _, x := range tc.cells {
+			b.Play(PointAt(x, 7), Black)
+		}
+		line := b.FiveLine(PointAt(4, 7))
+		if len(line) != tc.want {
+			t.Errorf("%v %v: %v", tc.rule, tc.cells, line)
+		}
+		for i, p := range line {
+			if p != PointAt(tc.cells[0]+i, 7) {
+				t.Errorf("%v: cell %d is %v", tc.cells, i, p)
+			}
+		}
+	}
+}

@@ -42,6 +42,10 @@ type Position struct {
 	// Result is a game record's stated result: "black", "white", "draw",
 	// or "" when the record states none (SGF's RE).
 	Result string
+	// Players are black's and white's names, Event and Date the game's,
+	// when the record gives them (SGF's PB, PW, EV, DT); "" otherwise.
+	Players     [2]string
+	Event, Date string
 }
 
 // Puzzle is what a puzzle record asks and expects (the shared JSONL schema,

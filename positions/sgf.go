@@ -17,7 +17,8 @@ import (
 // PL (the side to move of a setup), RE (the result: "B+...", "W+...",
 // "0" or "Draw"), RU (rule: a name containing "renju", "standard" or
 // "exact", else freestyle), GN and PB/PW (kept in the record's ID and
-// note). Other properties are skipped.
+// note, and PB/PW in Players), EV and DT (Event, Date). Other properties
+// are skipped.
 
 // sgfProp is one property of a node, with where its first value starts.
 type sgfProp struct {
@@ -270,6 +271,11 @@ func sgfPosition(name string, nodes [][]sgfProp, line, index int, opt Options) (
 				p.ID = v
 			case "PB", "PW":
 				names = append(names, pr.id+"="+v)
+				p.Players[map[string]int{"PB": 0, "PW": 1}[pr.id]] = v
+			case "EV":
+				p.Event = v
+			case "DT":
+				p.Date = v
 			}
 		}
 	}

@@ -62,7 +62,9 @@ func analyzeCommand(stdin io.Reader) *cli.Command {
 
 // analyzePly is one ply of an analyze record.
 type analyzePly struct {
+	// Ply is 0-based, Move the move number, from 1 (Ply+1).
 	Ply        int      `json:"ply"`
+	Move       int      `json:"move"`
 	ToMove     string   `json:"to_move"`
 	MovePlayed string   `json:"move_played"`
 	ForcedWin  *string  `json:"forced_win"`
@@ -103,10 +105,17 @@ type analyzeRecord struct {
 	Rule       string       `json:"rule"`
 	Size       int          `json:"size"`
 	Result     *string      `json:"result"`
-	DecidedPly *int         `json:"decided_ply"`
+	// DecidedPly is 0-based (the position before move DecidedPly+1),
+	// DecidedMove the same as a move number, from 1; nil when not found.
+	DecidedPly  *int `json:"decided_ply"`
+	DecidedMove *int `json:"decided_move"`
 	Plies      []analyzePly `json:"plies"`
-	MissedWins []int        `json:"missed_wins"`
-	Blunders   []int        `json:"blunders"`
+	// MissedWins and Blunders are 0-based plies (move number minus 1):
+	// the moves that gave up a forced win, and the moves classed blunder
+	// (solver.Judge: a proven forced win handed to the opponent, or a
+	// large loss of win rate), the one meaning of blunder in every output.
+	MissedWins []int `json:"missed_win_plies"`
+	Blunders   []int `json:"blunder_plies"`
 	Unknown    int          `json:"unknown"`
 	TimeMS     float64      `json:"time_ms"`
 	// Sides summarise the moves of each side (with --eval): "black" and
@@ -347,7 +356,12 @@ func (a *analyzeWriter) writePage(g *analyzeGame, rec analyzeRecord) error {
 		}
 		return out
 	}
-	rg := report.Game{Title: shortLabel(g.p), Rule: g.rule, Size: rec.Size, Decided: -1}
+	rg := report.Game{Title: shortLabel(g.p), Rule: g.rule, Size: rec.Size, Decided: -1, Players: g.p.Players,
+		Event: g.p.Event, Date: g.p.Date}
+	if b, err := g.p.Board(g.rule); err == nil && b.LastMoveWon() && rec.Forbidden == nil {
+		last, _ := b.LastMove()
+		rg.Five = b.FiveLine(last)
+	}
 	if rec.Result != nil {
 		rg.Result = *rec.Result
 	}
@@ -391,8 +405,15 @@ func (a *analyzeWriter) writePage(g *analyzeGame, rec analyzeRecord) error {
 		return err
 	}
 	e := report.IndexEntry{File: file, Title: shortLabel(g.p), Result: rg.Result, Moves: len(rec.Plies), Accuracy: rg.Accuracy}
-	for i := range 2 {
-		e.Blunders[i] = rg.Classes[i]["blunder"]
+	if pl := g.p.Players; pl[0] != "" || pl[1] != "" {
+		e.Players = pl[0] + " – " + pl[1]
+	}
+	for _, i := range rec.Blunders { // the record's blunders, as the text and JSON count them
+		if rec.Plies[i].ToMove == "white" {
+			e.Blunders[1]++
+		} else {
+			e.Blunders[0]++
+		}
 	}
 	a.index = append(a.index, e)
 	return nil
@@ -759,19 +780,21 @@ func analysisRecord(g *analyzeGame) analyzeRecord {
 	}
 	sum := solver.Summarize(g.plies, winner, lastFive)
 	rec := analyzeRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: g.rule.String(), Size: p.Size,
-		MissedWins: append([]int{}, sum.MissedWins...), Blunders: append([]int{}, sum.Blunders...),
-		TimeMS: ms(g.elapsed), Forbidden: forbidden}
+		MissedWins: append([]int{}, sum.MissedWins...), Blunders: []int{}, TimeMS: ms(g.elapsed), Forbidden: forbidden}
 	if result != "" {
 		rec.Result = &result
 	}
 	if sum.Decided >= 0 {
-		d := sum.Decided
-		rec.DecidedPly = &d
+		d, m := sum.Decided, sum.Decided+1
+		rec.DecidedPly, rec.DecidedMove = &d, &m
 	}
 	judged, sides := solver.Judge(g.plies, sum, lastFive)
 	evaluated := false
 	for i, r := range g.plies {
-		ap := analyzePly{Ply: i, ToMove: r.ToMove.String(), MovePlayed: r.Move.String(), Kept: sum.Kept[i], Status: "solved",
+		if judged[i].Class == solver.ClassBlunder {
+			rec.Blunders = append(rec.Blunders, i)
+		}
+		ap := analyzePly{Ply: i, Move: i + 1, ToMove: r.ToMove.String(), MovePlayed: r.Move.String(), Kept: sum.Kept[i], Status: "solved",
 			Nodes: r.Nodes, TimeMS: ms(r.Elapsed), Class: judged[i].Class, Lost: r.Lost}
 		if j := judged[i]; j.Value >= 0 {
 			evaluated = true
@@ -902,11 +925,23 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 	if rec.Result != nil {
 		result = *rec.Result
 	}
-	if rec.DecidedPly != nil {
-		decided = fmt.Sprintf("ply %d (before move %d)", *rec.DecidedPly, *rec.DecidedPly+1)
+	if rec.DecidedMove != nil {
+		decided = fmt.Sprintf("move %d", *rec.DecidedMove)
 	}
 	fmt.Fprintf(w, "%s  %s %dx%d  %d moves, result %s, decided: %s\n", p.Label(), rec.Rule, rec.Size, rec.Size,
 		len(rec.Plies), result, decided)
+	if p.Players[0] != "" || p.Players[1] != "" || p.Event != "" || p.Date != "" {
+		var parts []string
+		if p.Players[0] != "" || p.Players[1] != "" {
+			parts = append(parts, fmt.Sprintf("black %s, white %s", p.Players[0], p.Players[1]))
+		}
+		for _, v := range []string{p.Event, p.Date} {
+			if v != "" {
+				parts = append(parts, v)
+			}
+		}
+		fmt.Fprintln(w, strings.Join(parts, "; "))
+	}
 	if f := rec.Forbidden; f != nil {
 		fmt.Fprintf(w, "black's move %d %s is forbidden (%s): under RIF black loses there", f.Ply+1, f.Move, f.Kind)
 		if f.Ignored > 0 {
@@ -914,8 +949,8 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "missed wins: %s; blunders: %s; %d positions unknown (%.0f ms)\n", plyList(rec.MissedWins),
-		plyList(rec.Blunders), rec.Unknown, rec.TimeMS)
+	fmt.Fprintf(w, "missed wins: %s; blunders: %s; %d positions unknown (%.0f ms)\n", moveList(rec.MissedWins),
+		moveList(rec.Blunders), rec.Unknown, rec.TimeMS)
 	if rec.Sides != nil {
 		for _, side := range []string{"black", "white"} {
 			st := rec.Sides[side]
@@ -954,7 +989,7 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 			if pl.Best != "" && pl.Best != pl.MovePlayed {
 				better = fmt.Sprintf("; better %s (%s)", pl.Best, strings.Join(pl.PV[:min(5, len(pl.PV))], " "))
 			}
-			fmt.Fprintf(w, "  %d. ply %d %s played %s: %s, win rate lost %s%s\n", i+1, pl.Ply, pl.ToMove, pl.MovePlayed,
+			fmt.Fprintf(w, "  %d. move %d, %s %s: %s, win rate lost %s%s\n", i+1, pl.Move, pl.ToMove, pl.MovePlayed,
 				pl.Class, loss, better)
 		}
 	}
@@ -967,7 +1002,7 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 		if pl.ForcedWin == nil && !blunder[pl.Ply] && note == "" {
 			continue
 		}
-		s := fmt.Sprintf("  ply %3d %-5s played %-4s", pl.Ply, pl.ToMove, pl.MovePlayed)
+		s := fmt.Sprintf("  move %3d %-5s %-4s", pl.Move, pl.ToMove, pl.MovePlayed)
 		switch note {
 		case noteWinningMove:
 			s += "  WINNING MOVE: " + note
@@ -986,8 +1021,12 @@ func writeAnalysisText(w io.Writer, p *positions.Position, rec analyzeRecord) {
 		switch {
 		case pl.Class == solver.ClassForbidden:
 			s += "  FORBIDDEN: black loses at once"
-		case blunder[pl.Ply]:
+		case blunder[pl.Ply] && i+1 < len(rec.Plies) && (rec.Plies[i+1].ForcedWin != nil || rec.Plies[i+1].Lost):
 			s += "  BLUNDER: the opponent wins next"
+		case blunder[pl.Ply] && pl.Loss != nil:
+			s += fmt.Sprintf("  BLUNDER: win rate lost %.2f", *pl.Loss)
+		case blunder[pl.Ply]:
+			s += "  BLUNDER"
 		}
 		fmt.Fprintln(w, s)
 	}
@@ -1023,17 +1062,18 @@ func plural(class string, n int) string {
 	return class + "s"
 }
 
-// plyList prints a list of plies ("ply 7", "plies 7, 9"), or "none".
-func plyList(ps []int) string {
+// moveList prints 0-based plies as move numbers ("move 8", "moves 8,
+// 10"), or "none".
+func moveList(ps []int) string {
 	if len(ps) == 0 {
 		return "none"
 	}
 	s := make([]string, len(ps))
 	for i, p := range ps {
-		s[i] = strconv.Itoa(p)
+		s[i] = strconv.Itoa(p + 1)
 	}
 	if len(ps) == 1 {
-		return "ply " + s[0]
+		return "move " + s[0]
 	}
-	return "plies " + strings.Join(s, ", ")
+	return "moves " + strings.Join(s, ", ")
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -195,6 +196,40 @@ func TestReportInBrowser(t *testing.T) {
 	if ply, stones := state(); !attr.Exists || ply != attr.Value || fmt.Sprint(stones) != attr.Value {
 		t.Errorf("after a click on the mistake of ply %q: ply %q, %d stones", attr.Value, ply, stones)
 	}
+	// issue 57: numbered stones with a toggle, the winning five, the
+	// graph's legend and move axis, the list of mistakes, a link to a move
+	must(chromedp.Do(ctx, chromedp.KeyEvent(kb.End)))
+	if n, s := count("#stones text.stone-number"), count("#stones circle.stone"); n != s || text("#stones text.stone-number") != "1" {
+		t.Errorf("%d move numbers on %d stones, the first %q", n, s, text("#stones text.stone-number"))
+	}
+	if count("#marks line.five") != 1 {
+		t.Error("the winning five is not marked")
+	}
+	must(chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#numbers"))))
+	if n := count("#stones text.stone-number"); n != 0 {
+		t.Errorf("%d move numbers with the toggle off", n)
+	}
+	must(chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#numbers"))))
+	if count("#graph #legend text") != 4 || count("#graph #axis text") < 3 {
+		t.Errorf("the graph's legend has %d entries, its axis %d labels", count("#graph #legend text"), count("#graph #axis text"))
+	}
+	if m, k := count("#mistakes li a"), count("#graph circle.mistake"); m == 0 || m != k {
+		t.Errorf("%d mistakes listed, %d marked on the graph", m, k)
+	}
+	first, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS("#mistakes li a"), "data-move"))
+	must(err)
+	must(chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#mistakes li a"))))
+	if ply, _ := state(); !first.Exists || fmt.Sprint(atoi(first.Value)-1) != ply || !strings.Contains(text("#move"), first.Value+". ") {
+		t.Errorf("after a click on the mistake of move %q: after move %q, %q", first.Value, ply, text("#move"))
+	}
+	must(chromedp.Do(ctx, chromedp.Navigate("file://"+filepath.Join(dir, "001-004-0.html")+"#move=10"),
+		chromedp.WaitVisible(chromedp.CSS("#board"))))
+	if ply, stones := state(); ply != "9" || stones != 9 || !strings.HasPrefix(text("#move"), "to play: 10. ") {
+		t.Errorf("#move=10: after move %q, %d stones, %q", ply, stones, text("#move"))
+	}
+	if dash, err := chromedp.Run(ctx, chromedp.Evaluate[string]("document.querySelector('#marks circle.pv').getAttribute('stroke-dasharray')")); err != nil || dash == "" {
+		t.Errorf("the engine's line is drawn like the game's stones: %v", err)
+	}
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	must(err)
 	if n := boardPixelsAny(t, shot); n < 5000 {
@@ -354,4 +389,10 @@ func docsDir(t testing.TB) string {
 		return d
 	}
 	return filepath.Join(datatest.ModuleRoot(t), d)
+}
+
+// atoi is strconv.Atoi without the error (0 for a bad number).
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

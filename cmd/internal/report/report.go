@@ -1,11 +1,16 @@
 // Package report writes an analysis as HTML pages a coach can step
 // through: one self-contained page per game (inline SVG and a little plain
 // JavaScript, no network access, no framework) and an index page. A game's
-// page shows the board at any ply, stepped with buttons or the arrow keys;
-// the win-rate graph over the plies with the mistakes marked (a click on
-// the graph jumps to that ply); at each ply the move played beside the
-// engine's best move and its principal variation, drawn on the board; and
-// the forced-win lines.
+// page shows the players, event and date; the board after any move, its
+// stones numbered (a toggle), stepped with buttons or the arrow keys, the
+// winning five marked; the win-rate graph over the moves, with a move axis,
+// a legend and the mistakes marked (a click jumps to that move); the list
+// of mistakes, each a link; at each move the move played beside the
+// engine's best move and its principal variation, drawn apart from the
+// game's stones; and the forced-win lines. A link to one move is
+// page.html#move=N: the position before move N, with its judgement.
+// Moves are numbered from 1, black's first, as players and RenLib number
+// them.
 //
 // What is implemented, and where:
 //   - report.go: Game, Ply, Write (a page), WriteIndex.
@@ -55,15 +60,22 @@ type Game struct {
 	// Accuracy and Classes are each side's (index 0 black, 1 white).
 	Accuracy [2]float64
 	Classes  [2]map[string]int
-	// Decided is the ply from which the winner had a forced win to the
-	// end, -1 if none.
+	// Decided is the ply (0-based: move Decided+1) from which the winner
+	// had a forced win to the end, -1 if none.
 	Decided int
+	// Players are black's and white's names, Event and Date the game's;
+	// "" when the record gives none.
+	Players     [2]string
+	Event, Date string
+	// Five are the cells of the five that ended the game, nil if none.
+	Five []engine.Point
 }
 
 // pageData is what the page's script reads (JSON in the page).
 type pageData struct {
 	Size  int       `json:"size"`
 	Plies []plyData `json:"plies"`
+	Five  [][2]int  `json:"five,omitempty"`
 }
 
 type plyData struct {
@@ -105,8 +117,9 @@ func names(ps []engine.Point) string {
 
 // graph is the win-rate graph's geometry, in pixels.
 const (
-	graphW, graphH = 640, 180
+	graphW, graphH = 640, 200
 	graphPad       = 24
+	graphAxis      = 20 // below the plot: the move axis's labels
 )
 
 // Write writes g's page to w. Errors: w's.
@@ -115,7 +128,7 @@ func Write(w io.Writer, g Game) error {
 	if n == 0 {
 		n = engine.DefaultSize
 	}
-	data := pageData{Size: n}
+	data := pageData{Size: n, Five: xys(g.Five)}
 	for i, p := range g.Plies {
 		d := plyData{Move: xy(p.Move), Black: p.ToMove == engine.Black, Class: p.Class, Win: p.ForcedWin,
 			Text: fmt.Sprintf("%d. %s %s", i+1, p.ToMove, p.Move), Note: p.Note}
@@ -148,24 +161,57 @@ func Write(w io.Writer, g Game) error {
 	board = strings.Replace(board, "<svg ", `<svg id="board" `, 1)
 	// the stones layer the script fills, before the closing tag
 	board = strings.Replace(board, "</svg>", `<g id="stones"></g><g id="marks"></g></svg>`, 1)
+	var mistakes []mistake
+	for i, p := range g.Plies {
+		if classRank[p.Class] == 0 {
+			continue
+		}
+		m := mistake{Move: i + 1, Text: fmt.Sprintf("%d. %s %s: %s", i+1, p.ToMove, p.Move, p.Class), Class: p.Class}
+		if p.Loss >= 0 {
+			m.Text += fmt.Sprintf(", win rate lost %.2f", p.Loss)
+		}
+		if p.Best != engine.NoPoint && p.Best != p.Move {
+			m.Text += fmt.Sprintf("; better %s", p.Best)
+		}
+		mistakes = append(mistakes, m)
+	}
+	decided := ""
+	if g.Decided >= 0 {
+		decided = fmt.Sprintf(", decided at move %d", g.Decided+1)
+	}
 	return pageTemplate.Execute(w, struct {
 		Title    string
 		Game     Game
+		Decided  string
 		Board    template.HTML
 		Graph    template.HTML
 		Data     template.JS
 		Classes  [2]string
 		Accuracy [2]string
+		Mistakes []mistake
 	}{
 		Title:    g.Title,
 		Game:     g,
+		Decided:  decided,
 		Board:    template.HTML(board),
 		Graph:    template.HTML(graphSVG(g)),
 		Data:     template.JS(js),
 		Classes:  [2]string{classLine(g.Classes[0]), classLine(g.Classes[1])},
 		Accuracy: [2]string{accuracy(g.Accuracy[0]), accuracy(g.Accuracy[1])},
+		Mistakes: mistakes,
 	})
 }
+
+// mistake is one line of a page's list of mistakes: the move number (1 for
+// black's first), its text and class.
+type mistake struct {
+	Move        int
+	Text, Class string
+}
+
+// classRank orders the classes listed as mistakes, worst highest; others
+// are 0.
+var classRank = map[string]int{"inaccuracy": 1, "mistake": 2, "blunder": 3, "forbidden": 4}
 
 func accuracy(a float64) string {
 	if a <= 0 {
@@ -177,7 +223,7 @@ func accuracy(a float64) string {
 // classLine counts the classes of one side: "2 blunders, 1 mistake".
 func classLine(m map[string]int) string {
 	var parts []string
-	for _, c := range []string{"blunder", "mistake", "inaccuracy"} {
+	for _, c := range []string{"forbidden", "blunder", "mistake", "inaccuracy"} {
 		if n := m[c]; n > 0 {
 			word := c
 			switch {
@@ -196,11 +242,13 @@ func classLine(m map[string]int) string {
 }
 
 // classColour is the marker colour of a class on the graph.
-var classColour = map[string]string{"inaccuracy": "#e6b800", "mistake": "#e67e00", "blunder": "#d11"}
+var classColour = map[string]string{"inaccuracy": "#e6b800", "mistake": "#e67e00", "blunder": "#d11", "forbidden": "#7a1fa2"}
 
-// graphSVG draws black's win rate over the plies: a polyline from the
+// graphSVG draws black's win rate over the moves: a polyline from the
 // values (the side to move's, turned to black's), a marker per mistake
-// (data-ply, for the click), and a grid line at 0.5.
+// and a clickable column per move (data-ply: the 0-based ply, the
+// position before the move, which a click shows), a grid line at 0.5, the
+// move axis and the legend of the markers.
 func graphSVG(g Game) string {
 	var sb strings.Builder
 	n := len(g.Plies)
@@ -210,12 +258,34 @@ func graphSVG(g Game) string {
 		}
 		return graphPad + float64(i)*float64(graphW-2*graphPad)/float64(n-1)
 	}
-	y := func(v float64) float64 { return graphPad + (1-v)*float64(graphH-2*graphPad) }
+	plotH := graphH - graphAxis
+	y := func(v float64) float64 { return graphPad + (1-v)*float64(plotH-2*graphPad) }
 	fmt.Fprintf(&sb, `<svg id="graph" xmlns="http://www.w3.org/2000/svg" version="1.1" width="%d" height="%d" viewBox="0 0 %d %d">`,
 		graphW, graphH, graphW, graphH)
-	fmt.Fprintf(&sb, `<rect x="0" y="0" width="%d" height="%d" fill="#fbfaf7" stroke="#ccc"/>`, graphW, graphH)
+	fmt.Fprintf(&sb, `<rect x="0" y="0" width="%d" height="%d" fill="#fbfaf7" stroke="#ccc"/>`, graphW, plotH)
+	// the move axis: a tick and a label every 10 moves (every 5 in a short
+	// game), the first move at the left
+	step := 10
+	if n <= 30 {
+		step = 5
+	}
+	fmt.Fprintf(&sb, `<g id="axis" font-size="10" fill="#555" text-anchor="middle">`)
+	for m := step; m <= n; m += step {
+		fmt.Fprintf(&sb, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999"/><text x="%.1f" y="%d">%d</text>`,
+			x(m-1), plotH, x(m-1), plotH+4, x(m-1), plotH+14, m)
+	}
+	fmt.Fprintf(&sb, `<text x="%d" y="%d" text-anchor="end">move</text></g>`, graphW-4, graphH-2)
+	// the legend: the markers' classes, in the plot's top right corner
+	lx := float64(graphW - graphPad - 300)
+	fmt.Fprintf(&sb, `<g id="legend" font-size="10" fill="#444">`)
+	for i, c := range []string{"inaccuracy", "mistake", "blunder", "forbidden"} {
+		fmt.Fprintf(&sb, `<circle cx="%.1f" cy="10" r="4" fill="%s"/><text x="%.1f" y="13">%s</text>`,
+			lx+float64(i)*75, classColour[c], lx+float64(i)*75+7, c)
+	}
+	fmt.Fprintf(&sb, `</g>`)
 	fmt.Fprintf(&sb, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#bbb" stroke-dasharray="4 3"/>`, graphPad, y(0.5), graphW-graphPad, y(0.5))
 	fmt.Fprintf(&sb, `<text x="4" y="%.1f" font-size="10" fill="#666">B</text><text x="4" y="%.1f" font-size="10" fill="#666">W</text>`, y(1)+4, y(0)+4)
+	fmt.Fprintf(&sb, `<text x="4" y="%.1f" font-size="9" fill="#666">.5</text>`, y(0.5)+3)
 	var pts []string
 	for i, p := range g.Plies {
 		if p.Value < 0 {
@@ -233,7 +303,7 @@ func graphSVG(g Game) string {
 	// a clickable column per ply, then the mistakes' markers on top
 	for i := range g.Plies {
 		fmt.Fprintf(&sb, `<rect class="plyhit" data-ply="%d" x="%.1f" y="0" width="%.1f" height="%d" fill="transparent"/>`,
-			i+1, x(i)-float64(graphW-2*graphPad)/float64(max(1, n-1))/2, float64(graphW-2*graphPad)/float64(max(1, n-1)), graphH)
+			i, x(i)-float64(graphW-2*graphPad)/float64(max(1, n-1))/2, float64(graphW-2*graphPad)/float64(max(1, n-1)), plotH)
 	}
 	for i, p := range g.Plies {
 		col, ok := classColour[p.Class]
@@ -244,10 +314,10 @@ func graphSVG(g Game) string {
 		if p.ToMove == engine.White {
 			v = 1 - v
 		}
-		fmt.Fprintf(&sb, `<circle class="mistake %s" data-ply="%d" cx="%.1f" cy="%.1f" r="5" fill="%s" stroke="#fff"><title>ply %d %s: %s</title></circle>`,
-			p.Class, i+1, x(i), y(v), col, i+1, p.Move, p.Class)
+		fmt.Fprintf(&sb, `<circle class="mistake %s" data-ply="%d" cx="%.1f" cy="%.1f" r="5" fill="%s" stroke="#fff"><title>move %d, %s %s: %s</title></circle>`,
+			p.Class, i, x(i), y(v), col, i+1, p.ToMove, p.Move, p.Class)
 	}
-	fmt.Fprintf(&sb, `<line id="cursor" x1="%d" y1="0" x2="%d" y2="%d" stroke="#d22" stroke-width="1"/>`, graphPad, graphPad, graphH)
+	fmt.Fprintf(&sb, `<line id="cursor" x1="%d" y1="0" x2="%d" y2="%d" stroke="#d22" stroke-width="1"/>`, graphPad, graphPad, plotH)
 	sb.WriteString("</svg>")
 	return sb.String()
 }
@@ -256,9 +326,12 @@ func graphSVG(g Game) string {
 type IndexEntry struct {
 	File     string // the game's page, relative to the index
 	Title    string
+	Players  string // "black – white", or ""
 	Result   string
 	Moves    int
 	Accuracy [2]float64
+	// Blunders counts each side's moves classed blunder, as the game's
+	// page, the text and the JSON count them.
 	Blunders [2]int
 }
 
