@@ -99,25 +99,25 @@ type sideJSON struct {
 
 // analyzeRecord is the JSON Lines record of `analyze`, one per game.
 type analyzeRecord struct {
-	Source     string       `json:"source"`
-	Index      int          `json:"index"`
-	ID         string       `json:"id,omitempty"`
-	Rule       string       `json:"rule"`
-	Size       int          `json:"size"`
-	Result     *string      `json:"result"`
+	Source string  `json:"source"`
+	Index  int     `json:"index"`
+	ID     string  `json:"id,omitempty"`
+	Rule   string  `json:"rule"`
+	Size   int     `json:"size"`
+	Result *string `json:"result"`
 	// DecidedPly is 0-based (the position before move DecidedPly+1),
 	// DecidedMove the same as a move number, from 1; nil when not found.
-	DecidedPly  *int `json:"decided_ply"`
-	DecidedMove *int `json:"decided_move"`
-	Plies      []analyzePly `json:"plies"`
+	DecidedPly  *int         `json:"decided_ply"`
+	DecidedMove *int         `json:"decided_move"`
+	Plies       []analyzePly `json:"plies"`
 	// MissedWins and Blunders are 0-based plies (move number minus 1):
 	// the moves that gave up a forced win, and the moves classed blunder
 	// (solver.Judge: a proven forced win handed to the opponent, or a
 	// large loss of win rate), the one meaning of blunder in every output.
-	MissedWins []int `json:"missed_win_plies"`
-	Blunders   []int `json:"blunder_plies"`
-	Unknown    int          `json:"unknown"`
-	TimeMS     float64      `json:"time_ms"`
+	MissedWins []int   `json:"missed_win_plies"`
+	Blunders   []int   `json:"blunder_plies"`
+	Unknown    int     `json:"unknown"`
+	TimeMS     float64 `json:"time_ms"`
 	// Sides summarise the moves of each side (with --eval): "black" and
 	// "white".
 	Sides map[string]sideJSON `json:"sides,omitempty"`
