@@ -28,7 +28,8 @@ func showCommand(stdin io.Reader) *cli.Command {
 					return writeJSON(in.out, positionRecord(p, r))
 				}
 				if in.svg {
-					d := svg.Diagram{Board: b, Title: fmt.Sprintf("%s  %s, %s to move", shortLabel(p), r, p.ToMove), LastMove: lastMove(p)}
+					d := svg.Diagram{Board: b, Title: fmt.Sprintf("%s  %s, %s to move", shortLabel(p), r, p.ToMove), LastMove: lastMove(p),
+						Numbered: p.Moves != nil}
 					if r == engine.Renju {
 						d.Forbidden = b.ForbiddenPoints()
 					}
@@ -85,6 +86,9 @@ func lastMove(p *positions.Position) engine.Point {
 func shortLabel(p *positions.Position) string {
 	if p.ID != "" {
 		return p.ID
+	}
+	if p.Source == "-" {
+		return fmt.Sprintf("standard input, record %d", p.Index+1)
 	}
 	return fmt.Sprintf("%s#%d", filepath.Base(p.Source), p.Index)
 }

@@ -43,8 +43,14 @@ type Diagram struct {
 	// scores, say); Highlight cells get a coloured square behind them.
 	Labels    map[engine.Point]string
 	Highlight []engine.Point
-	// Caption, when not "", is written below the board.
+	// Caption, when not "", is written below the board, wrapped to its
+	// width (a long line of moves takes several lines).
 	Caption string
+	// Numbered draws each stone of Board with its move number, in the
+	// order Board's stones were played (a game record's moves; RenLib and
+	// Yixin number a game so). Leave it off for a position set up from a
+	// diagram, whose order means nothing.
+	Numbered bool
 	// Cell is the size of a cell in pixels (32 when 0).
 	Cell int
 }
@@ -102,21 +108,27 @@ func writeSVG(w writer, d Diagram) {
 		cell = 32
 	}
 	margin := cell // room for the coordinates
-	top := margin  // plus the title
-	if d.Title != "" {
-		top += cell * 3 / 4
+	width := 2*margin + (n-1)*cell
+	font := cell * 40 / 100
+	// title and caption are wrapped to the picture's width, so that no
+	// line is cut off at its edges
+	titleSize := font * 12 / 10
+	titleLines := wrap(d.Title, width-cell/2, titleSize)
+	captionLines := wrap(d.Caption, width-cell/2, font)
+	lineGap := cell * 3 / 5
+	top := margin // plus the title
+	if len(titleLines) > 0 {
+		top += cell*3/4 + (len(titleLines)-1)*lineGap
 	}
 	bottom := margin
-	if d.Caption != "" {
-		bottom += cell * 3 / 4
+	if len(captionLines) > 0 {
+		bottom += cell*3/4 + (len(captionLines)-1)*lineGap
 	}
-	width := 2*margin + (n-1)*cell
 	height := top + bottom + (n-1)*cell
 	// cx, cy: the centre of point p in pixels
 	cx := func(x int) int { return margin + x*cell }
 	cy := func(y int) int { return top + (n-1-y)*cell }
 	r := cell * 45 / 100
-	font := cell * 40 / 100
 
 	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
 	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="%d" height="%d" viewBox="0 0 %d %d" font-family="DejaVu Sans, Arial, sans-serif">`+"\n",
@@ -125,9 +137,9 @@ func writeSVG(w writer, d Diagram) {
 		fmt.Fprintf(w, "<title>%s</title>\n", esc(d.Title))
 	}
 	fmt.Fprintf(w, `<rect x="0" y="0" width="%d" height="%d" fill="#e8c37e"/>`+"\n", width, height)
-	if d.Title != "" {
+	for i, l := range titleLines {
 		fmt.Fprintf(w, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" fill="#222">%s</text>`+"\n",
-			width/2, cell*3/4, font*12/10, esc(d.Title))
+			width/2, cell*3/4+i*lineGap, titleSize, esc(l))
 	}
 	// grid and coordinates
 	w.WriteString(`<g stroke="#5b4522" stroke-width="1">` + "\n")
@@ -175,11 +187,18 @@ func writeSVG(w writer, d Diagram) {
 		}
 	}
 	if d.Board != nil {
+		number := map[engine.Point]string{}
+		if d.Numbered {
+			ps, _ := d.Board.History()
+			for i, p := range ps {
+				number[p] = fmt.Sprint(i + 1)
+			}
+		}
 		for y := 0; y < n; y++ {
 			for x := 0; x < n; x++ {
 				p := engine.PointAt(x, y)
 				if c := d.Board.At(p); c == engine.Black || c == engine.White {
-					stone(p, c, "", "stone")
+					stone(p, c, number[p], "stone")
 				}
 			}
 		}
@@ -197,8 +216,12 @@ func writeSVG(w writer, d Diagram) {
 		}
 	}
 	if p := d.LastMove; p != engine.NoPoint && p.In(n) {
+		rr := r * 45 / 100
+		if d.Numbered {
+			rr = r + 2 // around the stone, not over its number
+		}
 		fmt.Fprintf(w, `<circle cx="%d" cy="%d" r="%d" fill="none" stroke="#d22" stroke-width="2.5"/>`+"\n",
-			cx(p.X()), cy(p.Y()), r*45/100)
+			cx(p.X()), cy(p.Y()), rr)
 	}
 	for _, f := range d.Forbidden {
 		p := f.Point
@@ -209,7 +232,13 @@ func writeSVG(w writer, d Diagram) {
 		x, y, s := cx(p.X()), cy(p.Y()), cell/4
 		fmt.Fprintf(w, `<g class="forbidden" stroke="#c00" stroke-width="2"><line x1="%d" y1="%d" x2="%d" y2="%d"/><line x1="%d" y1="%d" x2="%d" y2="%d"/></g>`+"\n",
 			x-s, y-s, x+s, y+s, x-s, y+s, x+s, y-s)
-		fmt.Fprintf(w, `<text x="%d" y="%d" font-size="%d" fill="#c00">%s</text>`+"\n", x+s, y-s/2, font*7/10, k)
+		// the kind's digit sits on the side of the cross toward the
+		// board's middle, never over the row labels at the edges
+		tx, anchor := x+s, "start"
+		if p.X() >= n/2 {
+			tx, anchor = x-s, "end"
+		}
+		fmt.Fprintf(w, `<text x="%d" y="%d" font-size="%d" fill="#c00" text-anchor="%s">%s</text>`+"\n", tx, y-s/2, font*7/10, anchor, k)
 	}
 	keys := make([]engine.Point, 0, len(d.Labels))
 	for p := range d.Labels {
@@ -224,9 +253,42 @@ func writeSVG(w writer, d Diagram) {
 		fmt.Fprintf(w, `<text class="label" x="%d" y="%d" font-size="%d" text-anchor="middle" fill="#0a3d8f" font-weight="bold">%s</text>`+"\n",
 			cx(p.X()), cy(p.Y())+font/3, font*85/100, esc(l))
 	}
-	if d.Caption != "" {
+	for i, l := range captionLines {
 		fmt.Fprintf(w, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" fill="#222">%s</text>`+"\n",
-			width/2, height-cell/4, font, esc(d.Caption))
+			width/2, height-cell/4-(len(captionLines)-1-i)*lineGap, font, esc(l))
 	}
 	w.WriteString("</svg>\n")
+}
+
+// wrap breaks s at spaces into lines of at most width pixels at font size
+// size, by a generous estimate of the glyphs' width (0.62 of the size,
+// DejaVu Sans's widest common glyphs); a word longer than a line is cut.
+func wrap(s string, width, size int) []string {
+	if s == "" {
+		return nil
+	}
+	perLine := max(8, width*100/(size*62))
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		for len([]rune(word)) > perLine {
+			r := []rune(word)
+			if line != "" {
+				lines, line = append(lines, line), ""
+			}
+			lines, word = append(lines, string(r[:perLine])), string(r[perLine:])
+		}
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= perLine:
+			line += " " + word
+		default:
+			lines, line = append(lines, line), word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
