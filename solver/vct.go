@@ -249,7 +249,12 @@ const (
 )
 
 // maxVCTDepth is the depth used when Limits.Depth is zero.
-const maxVCTDepth = 60
+const maxVCTDepth = MaxVCTDepth
+
+// MaxVCTDepth is the most attacker moves a VCT, or a win over all moves,
+// is searched to when no depth limit is given: a disproof without a limit
+// holds within it.
+const MaxVCTDepth = 60
 
 // vctRun is the state of one VCT search.
 type vctRun struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"gomoku/engine"
 	"gomoku/positions"
@@ -35,10 +36,10 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			&cli.BoolFlag{Name: "pass",
 				Usage: "let the attacker move first when the defender is to move (the defender passes)"},
 			&cli.IntFlag{Name: "limit", Aliases: []string{"l"},
-				Usage: "most attacker moves, counted up to the move that makes the win certain (0: the record's, else none)"},
+				Usage: "most attacker moves, counted up to the move that makes the win certain (0: the record's, else none: a VCF may be any length, a VCT or a win at most 60 attacker moves)"},
 			&cli.IntFlag{Name: "threat-limit",
 				Usage: "vct: longest VCF a quiet threat may threaten; limits 1, 2, ... up to it are searched side by side (0: the record's, else 3, and with --time or --nodes limits 2 and 8 at once, a search that proves no win handing its place to 5, then 4, then 3)"},
-			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time limit per position, e.g. 10s (0: none)"},
+			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time limit per position, e.g. 10s (0: none; --mode win with neither --time nor --nodes searches until it decides or Ctrl-C, and says so)"},
 			&cli.Int64Flag{Name: "nodes", Usage: "node limit per position (0: none)"},
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
 				Usage: "in-memory transposition tables, MiB"},
@@ -47,7 +48,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
 				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
 			&cli.StringFlag{Name: "proof", Usage: "write the proof tree of each win to `FILE` (JSON Lines, one proof per line)"},
-			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error"},
+			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error (one line, rewritten, on a terminal)"},
 			&cli.StringFlag{Name: "shard", Usage: shardUsage},
 		),
 		Action: runSolve(stdin),
@@ -142,6 +143,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			proofOut = bufio.NewWriter(proofFile)
 		}
 		out := in.out
+		warnedNoLimit := false
 		err = in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
 			if !sh.keep() {
 				return nil
@@ -167,12 +169,27 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			mode := recordMode(mode, p)
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att, DefenderPasses: c.Bool("pass")}
 			var progress solver.ProgressFunc
+			tty := false
+			if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+				tty = true
+			}
 			if c.Bool("progress") {
 				progress = func(pg solver.Progress) {
+					if tty { // one line, rewritten in place
+						fmt.Fprintf(c.App.ErrWriter, "\r\033[K%s: %d nodes, %.1f s", p.Label(), pg.Nodes, pg.Elapsed.Seconds())
+						return
+					}
 					fmt.Fprintf(c.App.ErrWriter, "%s: %d nodes, %.1f s\n", p.Label(), pg.Nodes, pg.Elapsed.Seconds())
 				}
 			}
+			if mode == solver.ModeWin && lim.Time == 0 && lim.Nodes == 0 && !warnedNoLimit {
+				warnedNoLimit = true
+				fmt.Fprintf(c.App.ErrWriter, "gomoku: --mode win with no --time or --nodes: each search runs until it proves a win or a no-win within %d attacker moves, or Ctrl-C\n", solver.MaxVCTDepth)
+			}
 			a, err := slv.Solve(c.Context, pr, mode, lim, progress)
+			if tty && progress != nil {
+				fmt.Fprint(c.App.ErrWriter, "\r\033[K")
+			}
 			if err != nil {
 				if err == solver.ErrDefenderToMove {
 					return fmt.Errorf("not a %v puzzle: %v is to move, not the attacker %v (use --pass to let %v pass)",
