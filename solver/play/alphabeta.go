@@ -400,7 +400,11 @@ func (t *abThread) iterate(lmr *lmrTable, maxDepth, multipv int, rootMoves []eng
 		// aspiration windows around the last score, widened on failure
 		delta := t.a.Params.Aspiration
 		alpha, beta := int32(-WinScore-1), int32(WinScore+1)
-		if depth >= 4 && delta > 0 && prev > -EvalMax && prev < EvalMax {
+		// with several moves to report, no aspiration: each of the first
+		// multipv moves is searched with the full window, so every value
+		// reported is exact, not the bound a narrow window leaves (best
+		// --multipv listed three moves at the window's edge, 0.770)
+		if depth >= 4 && delta > 0 && prev > -EvalMax && prev < EvalMax && multipv == 1 {
 			alpha, beta = prev-delta, prev+delta
 		}
 		var scores []rootMove

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"math"
 	"context"
 	"errors"
 	"fmt"
@@ -192,7 +193,10 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	// the proven defences if there are any
 	defences, k := proven, len(proven)
 	if len(proven) == 0 {
+		// every move loses: the longest resistance, so that an opponent
+		// that is not perfect still has to find the win
 		rep.Kind, k = KindLost, multipv
+		defences = resistance(b, c)
 	}
 	sr, err := searcher.Search(ctx, b, c, rest, k, defences, progress)
 	if err != nil {
@@ -505,4 +509,57 @@ func markTree(n *proof.Node, in []bool) {
 		in[d.Move] = true
 		markTree(d.Answer, in)
 	}
+}
+
+// resistanceNodes bounds each of resistance's VCF probes (nodes).
+const resistanceNodes = 20_000
+
+// resistance returns the moves a side c that loses whatever it plays on b
+// should choose among (the longest resistance): the legal blocks of the
+// opponent's five-points when it has any (every other move loses at
+// once); else the candidate moves after which the opponent has no VCF
+// found within resistanceNodes, or, when it has one after every move, those
+// whose VCF found is longest. nil when nothing narrows the choice (no
+// legal block: every move loses at once). Measured on nothing but its own
+// rule: a lost position's moves are all losses, so no game score tells
+// them apart; the rule is what a player does.
+func resistance(b *engine.Board, c engine.Color) []engine.Point {
+	o := c.Opponent()
+	if b.Count(o, engine.FivePoints) > 0 {
+		var blocks []engine.Point
+		n := b.Size()
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				if p := engine.PointAt(x, y); b.At(p) == engine.Empty && b.Threat(o, p) >= engine.ThreatFive && b.Legal(c, p) {
+					blocks = append(blocks, p)
+				}
+			}
+		}
+		return blocks
+	}
+	cands := candidates(b, c, nil, make([]bool, engine.NumCells))
+	if len(cands) < 2 {
+		return nil
+	}
+	probe := solver.NewVCFProbe(4)
+	bb := b.Clone()
+	longest := -1
+	var out []engine.Point
+	for _, p := range cands {
+		bb.Play(p, c)
+		l := math.MaxInt // no VCF found: the longest resistance there is
+		if !bb.LastMoveWon() {
+			if line := probe.WinLine(bb, o, resistanceNodes); line != nil {
+				l = len(line)
+			}
+		}
+		bb.Undo()
+		switch {
+		case l > longest:
+			longest, out = l, []engine.Point{p}
+		case l == longest:
+			out = append(out, p)
+		}
+	}
+	return out
 }

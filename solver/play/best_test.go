@@ -255,3 +255,45 @@ func TestUnprovenInstead(t *testing.T) {
 		t.Fatalf("with a4 alone unproven: %v, moves %+v; want the proven defence j10 kept", err, got.Moves)
 	}
 }
+
+// TestLongestResistance: black to move has lost (white's closed four at
+// c5-f5 and an open three at h10-j10: blocking g5 leaves the three to
+// become an open four). Both searches, behind Best, play the block, and
+// list no move after which white makes five at once; resistance narrows a
+// lost side's choice to the blocks of the opponent's five-points (issue
+// 57: a held-out renju game's best chose k7, which lost at once, over the
+// block at c9; before, alpha-beta here listed d15, f15 and h15 after g5).
+func TestLongestResistance(t *testing.T) {
+	b, err := engine.NewBoard(15, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"c5", "d5", "e5", "f5", "h10", "i10", "j10"} {
+		if err := b.Put(mustPoint(t, s), engine.White); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []string{"b5", "a15", "c15", "e15", "g15", "i15", "k15"} {
+		if err := b.Put(mustPoint(t, s), engine.Black); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g5 := mustPoint(t, "g5")
+	if got := resistance(b, engine.Black); len(got) != 1 || got[0] != g5 {
+		t.Errorf("resistance: %v, want [g5]", got)
+	}
+	for name, sr := range map[string]Searcher{"ab": NewAlphaBeta(16), "mcts": NewMCTS(1)} {
+		rep, err := Best(context.Background(), solver.NewSolver(16), b, engine.Black, sr, solver.Limits{Nodes: 20_000}, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Kind != KindLost || len(rep.Moves) == 0 || rep.Moves[0].Move != g5 {
+			t.Errorf("%s: kind %s, moves %v; want lost, g5 first", name, rep.Kind, rep.Moves)
+		}
+		for _, m := range rep.Moves {
+			if m.Move != g5 {
+				t.Errorf("%s lists %v, which loses at once", name, m.Move)
+			}
+		}
+	}
+}
