@@ -1,10 +1,10 @@
 package play
 
 import (
-	"math"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
