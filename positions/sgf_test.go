@@ -152,3 +152,42 @@ func TestLimitsWithoutMode(t *testing.T) {
 		t.Errorf("moves only: %+v %v", ps, errs)
 	}
 }
+
+// TestWriteSGF: a tree with variations and escaped comments writes SGF
+// that the reader takes back: the main line's moves, in order.
+func TestWriteSGF(t *testing.T) {
+	root := (&SGFNode{}).Add("GM", "4").Add("FF", "4").Add("SZ", "15").Add("RU", "renju")
+	moves := []string{"h8", "i9", "j10", "h9"}
+	n := root
+	for i, m := range moves {
+		p, _ := engine.ParsePoint(m, 15)
+		col := map[int]string{0: "B", 1: "W"}[i%2]
+		child := (&SGFNode{}).Add(col, SGFPoint(p, 15)).Add("C", "move "+m+": a comment with ] and \\")
+		n.Children = append(n.Children, child)
+		n = child
+	}
+	// a variation at move 2: black's k11 instead of j10, then a white reply
+	second := root.Children[0].Children[0]
+	k11, _ := engine.ParsePoint("k11", 15)
+	l12, _ := engine.ParsePoint("l12", 15)
+	second.Children = append(second.Children, (&SGFNode{Children: []*SGFNode{(&SGFNode{}).Add("W", SGFPoint(l12, 15))}}).Add("B", SGFPoint(k11, 15)))
+	var buf strings.Builder
+	if err := WriteSGF(&buf, root); err != nil {
+		t.Fatal(err)
+	}
+	ps, errs := Parse("w.sgf", []byte(buf.String()), Auto, DefaultOptions)
+	if len(errs) > 0 || len(ps) != 1 {
+		t.Fatalf("%v %d records:\n%s", errs, len(ps), buf.String())
+	}
+	if len(ps[0].Moves) != len(moves) {
+		t.Fatalf("%d moves read back, want %d:\n%s", len(ps[0].Moves), len(moves), buf.String())
+	}
+	for i, m := range moves {
+		if ps[0].Moves[i].String() != m {
+			t.Errorf("move %d: %v, want %s", i+1, ps[0].Moves[i], m)
+		}
+	}
+	if !strings.Contains(buf.String(), `with \] and \\]`) {
+		t.Errorf("the comment is not escaped:\n%s", buf.String())
+	}
+}

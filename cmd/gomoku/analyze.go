@@ -52,7 +52,8 @@ func analyzeCommand(stdin io.Reader) *cli.Command {
 			&cli.BoolFlag{Name: "eval", Value: true, Usage: "value every ply by the best-move search (alpha-beta): value, best move, PV, loss and class of the move played"},
 			&cli.DurationFlag{Name: "eval-time", Usage: "time of each ply's best-move search (0: half of --per-position; with --per-position-nodes, that many nodes)"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` of the best-move search (default: the built-in ones)"},
-			&cli.StringFlag{Name: "report", Usage: "write an HTML report to `DIR`: a page per game (the board stepped through the plies, the win-rate graph, the mistakes, the engine's moves) and index.html"},
+			&cli.StringFlag{Name: "report", Usage: "write an HTML report to `DIR`: a page per game (the board stepped through the moves, the win-rate graph, the mistakes, the engine's moves) and index.html"},
+			&cli.StringFlag{Name: "sgf", Usage: "write each game to `DIR` as SGF: every move's value, best move and class in its comment, the engine's line as a variation where it differs from the move played"},
 			&cli.BoolFlag{Name: "progress", Value: true, Usage: "show a progress bar on standard error when it is a terminal"},
 		),
 		Action:      runAnalyze(stdin),
@@ -278,6 +279,12 @@ func runAnalyze(stdin io.Reader) cli.ActionFunc {
 				return err
 			}
 			out.reportDir = dir
+		}
+		if dir := c.String("sgf"); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			out.sgfDir = dir
 		}
 		start := time.Now()
 		done := analyzeAll(c.Context, games, c.Int("jobs"), c.Int("memory"), c.Int("threat-limit"), results, lim, ev, bar, out)
@@ -740,6 +747,10 @@ type analyzeWriter struct {
 	// are the pages that could not be written.
 	reportDir string
 	pageErrs  []error
+	// sgfDir, when not "", receives an SGF file per game (writeSGF);
+	// sgfs counts them, for the names.
+	sgfDir string
+	sgfs   int
 	index     []report.IndexEntry
 }
 
@@ -844,6 +855,11 @@ func (a *analyzeWriter) game(g *analyzeGame) {
 		// the analysis itself and the other pages are not lost
 		if err := a.writePage(g, rec); err != nil {
 			a.pageErrs = append(a.pageErrs, fmt.Errorf("%s: report page: %w", g.p.Label(), err))
+		}
+	}
+	if a.sgfDir != "" {
+		if err := a.writeSGF(g, rec); err != nil {
+			a.pageErrs = append(a.pageErrs, fmt.Errorf("%s: SGF: %w", g.p.Label(), err))
 		}
 	}
 	t := &a.total.Batch
@@ -1076,4 +1092,120 @@ func moveList(ps []int) string {
 		return "move " + s[0]
 	}
 	return "moves " + strings.Join(s, ", ")
+}
+
+// writeSGF writes game g's analysis as SGF (GM[4]) to the --sgf directory,
+// NNN-SOURCE-INDEX.sgf: the record's properties (size, rule, players,
+// event, date, result), the summary in the root's comment, every move with
+// a comment (its number, value, class, the engine's best move and line,
+// a forced win and whether it was kept), and the engine's principal
+// variation as a variation beside the move played where they differ.
+func (a *analyzeWriter) writeSGF(g *analyzeGame, rec analyzeRecord) error {
+	p, size := g.p, rec.Size
+	pt := func(s string) (engine.Point, bool) {
+		q, err := engine.ParsePoint(s, size)
+		return q, err == nil
+	}
+	colour := func(c string) string {
+		if c == "white" {
+			return "W"
+		}
+		return "B"
+	}
+	root := (&positions.SGFNode{}).Add("GM", "4").Add("FF", "4").Add("CA", "UTF-8").
+		Add("SZ", strconv.Itoa(size)).Add("RU", rec.Rule).Add("AP", "gomoku analyze")
+	if p.Players[0] != "" {
+		root.Add("PB", p.Players[0])
+	}
+	if p.Players[1] != "" {
+		root.Add("PW", p.Players[1])
+	}
+	if p.Event != "" {
+		root.Add("EV", p.Event)
+	}
+	if p.Date != "" {
+		root.Add("DT", p.Date)
+	}
+	if rec.Result != nil {
+		root.Add("RE", map[string]string{"black": "B+", "white": "W+", "draw": "0"}[*rec.Result])
+	}
+	var sum strings.Builder
+	writeAnalysisText(&sum, p, rec)
+	root.Add("C", strings.TrimSpace(sum.String()))
+	n := root
+	for i, pl := range rec.Plies {
+		q, ok := pt(pl.MovePlayed)
+		if !ok {
+			return fmt.Errorf("move %d: %q", i+1, pl.MovePlayed)
+		}
+		node := (&positions.SGFNode{}).Add(colour(pl.ToMove), positions.SGFPoint(q, size)).Add("C", sgfComment(pl, rec, i))
+		n.Children = append(n.Children, node)
+		// the engine's line beside the move played, where it differs
+		if pl.Best != "" && pl.Best != pl.MovePlayed && len(pl.PV) > 0 {
+			var first, last *positions.SGFNode
+			c := pl.ToMove
+			for j, m := range pl.PV {
+				mq, ok := pt(m)
+				if !ok {
+					break
+				}
+				v := (&positions.SGFNode{}).Add(colour(c), positions.SGFPoint(mq, size))
+				if j == 0 {
+					v.Add("C", fmt.Sprintf("the engine's move %d instead: %s", i+1, strings.Join(pl.PV, " ")))
+					first = v
+				} else {
+					last.Children = append(last.Children, v)
+				}
+				last = v
+				c = map[string]string{"black": "white", "white": "black"}[c]
+			}
+			if first != nil {
+				n.Children = append(n.Children, first)
+			}
+		}
+		n = node
+	}
+	a.sgfs++
+	f, err := createOutput(filepath.Join(a.sgfDir, fmt.Sprintf("%03d-%s-%d.sgf", a.sgfs, pageStem(p.Source), p.Index)), nil)
+	if err != nil {
+		return err
+	}
+	if err := positions.WriteSGF(f, root); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// sgfComment is a move's comment in the SGF of an analysis: "move 8
+// (white k5): blunder, win rate 0.55 before, 0.19 after; the engine: g9
+// (g9 h7 h9); forced win VCT ..., kept".
+func sgfComment(pl analyzePly, rec analyzeRecord, i int) string {
+	parts := []string{fmt.Sprintf("move %d (%s %s)", pl.Move, pl.ToMove, pl.MovePlayed)}
+	if pl.Class != "" {
+		parts[0] += ": " + pl.Class
+	}
+	if pl.Value != nil {
+		v := fmt.Sprintf("%s's win rate %.2f before", pl.ToMove, *pl.Value)
+		if pl.PlayedValue != nil {
+			v += fmt.Sprintf(", %.2f after", *pl.PlayedValue)
+		}
+		parts = append(parts, v)
+	}
+	if pl.Best != "" {
+		parts = append(parts, fmt.Sprintf("the engine: %s (%s)", pl.Best, strings.Join(pl.PV, " ")))
+	}
+	if pl.ForcedWin != nil {
+		kept := "kept: unknown"
+		if pl.Kept != nil && *pl.Kept {
+			kept = "kept"
+		} else if pl.Kept != nil {
+			kept = "missed"
+		}
+		parts = append(parts, fmt.Sprintf("forced win %s %s, %s", strings.ToUpper(*pl.ForcedWin), strings.Join(pl.Line, " "), kept))
+	}
+	if note := lostNote(rec.Plies, i); note != "" {
+		parts = append(parts, note)
+	}
+	return strings.Join(parts, "; ")
 }
