@@ -120,8 +120,15 @@ type Result struct {
 type Progress struct {
 	Nodes   int64
 	Elapsed time.Duration
-	// Depth is the attacker-move limit of the current iteration.
+	// Depth is the attacker-move limit of the current iteration (the
+	// proof searches), or the depth in plies just completed (alpha-beta).
 	Depth int
+	// PV and Value are set by the best-move searches (package play) when
+	// an iteration completes (alpha-beta) or at each report (MCTS): the
+	// best move's principal variation, and the side to move's win rate
+	// after it, 0 to 1. PV is nil in the other reports.
+	PV    []engine.Point
+	Value float64
 }
 
 // ProgressFunc receives progress reports, at most a few per second.

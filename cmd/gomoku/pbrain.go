@@ -128,7 +128,13 @@ func (e *brainEngine) Think(ctx context.Context, req gomocup.Request) (gomocup.R
 	}
 	slv, searcher := e.tools()
 	lim := solver.Limits{Time: req.Time, MemoryMiB: e.settings.MemoryMiB / 2}
-	r, err := play.Best(ctx, slv, req.Board, req.ToMove, searcher, lim, req.MultiPV, nil)
+	var progress solver.ProgressFunc
+	if req.Info != nil {
+		progress = func(pg solver.Progress) {
+			req.Info(gomocup.Info{Depth: pg.Depth, Nodes: pg.Nodes, Elapsed: pg.Elapsed, Value: pg.Value, PV: pg.PV})
+		}
+	}
+	r, err := play.Best(ctx, slv, req.Board, req.ToMove, searcher, lim, req.MultiPV, progress)
 	if err != nil {
 		return gomocup.Reply{}, err
 	}

@@ -243,6 +243,9 @@ type abThread struct {
 	seldep  int
 	stop    *atomic.Bool
 	bu      *solver.Budget // the main thread's; helpers poll stop only
+	// progress, on the main thread only, hears of each completed
+	// iteration (its depth, value and principal variation)
+	progress solver.ProgressFunc
 	killers [MaxPly][2]engine.Point
 	history [2][engine.NumCells]int32
 	counter [2][engine.NumCells]engine.Point
@@ -332,9 +335,9 @@ func (a *AlphaBeta) Search(ctx context.Context, b *engine.Board, c engine.Color,
 	for i := range n {
 		t := a.threads[i]
 		t.e = NewEval(w, b.Clone())
-		t.root, t.nodes, t.stop, t.bu, t.exts = c, 0, &stop, nil, 0
+		t.root, t.nodes, t.stop, t.bu, t.exts, t.progress = c, 0, &stop, nil, 0, nil
 		if i == 0 {
-			t.bu = bu
+			t.bu, t.progress = bu, progress
 		}
 		t.resetNear()
 		t.ageHistory()
@@ -438,6 +441,14 @@ func (t *abThread) iterate(lmr *lmrTable, maxDepth, multipv int, rootMoves []eng
 		}
 		prev = scores[0].score
 		best = rootResult{moves: scores[:multipv], depth: depth}
+		if t.progress != nil && !t.stop.Load() {
+			w := t.a.Weights
+			if w == nil {
+				w = DefaultWeights()
+			}
+			t.progress(solver.Progress{Nodes: t.nodes, Elapsed: time.Since(t.bu.Start()), Depth: depth, Value: w.WinRate(prev),
+				PV: slices.Clone(scores[0].pv)})
+		}
 		if t.stop.Load() || prev >= WinScore-MaxPly || prev <= -WinScore+MaxPly && len(moves) == 1 {
 			break
 		}

@@ -221,7 +221,11 @@ func (m *MCTS) Search(ctx context.Context, b *engine.Board, c engine.Color, lim 
 						return
 					}
 					if t == 0 && progress != nil && i&1023 == 0 {
-						progress(solver.Progress{Nodes: playouts.Load(), Elapsed: time.Since(start)})
+						pg := solver.Progress{Nodes: playouts.Load(), Elapsed: time.Since(start)}
+						if r := m.report(1); len(r.Moves) > 0 {
+							pg.PV, pg.Value = r.Moves[0].PV, r.Moves[0].Value
+						}
+						progress(pg)
 					}
 				}
 				if lim.Nodes > 0 && playouts.Load() >= lim.Nodes {

@@ -22,6 +22,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"gomoku/engine"
@@ -30,6 +32,7 @@ import (
 // Brain is the state of a protocol session: the game, the manager's
 // settings and the engine asked for moves. Serve runs it.
 type Brain struct {
+	outMu    sync.Mutex // say's: a search reports from its own goroutine
 	out      *bufio.Writer
 	eng      Engine
 	opts     Options
@@ -56,6 +59,9 @@ type Brain struct {
 	boardOwn             []brainMove
 	// pending is closed when a search that outlived its turn ends.
 	pending chan struct{}
+	// thinkGen numbers the turns, so that a search's reports are said
+	// only during its own turn
+	thinkGen atomic.Int64
 }
 
 // Options are a Brain's fixed settings.
@@ -86,6 +92,10 @@ type brainMove struct {
 // is doing (see think).
 const brainSafety = 40 * time.Millisecond
 
+// infoEvery is the least time between two MESSAGE lines of an MCTS
+// search's progress (alpha-beta's come once per completed depth).
+const infoEvery = 250 * time.Millisecond
+
 // endGrace is how long a search cancelled by END or the end of the input
 // is waited for, for what it has found (a book move, the best move so
 // far), before the brain answers without it.
@@ -105,8 +115,11 @@ func NewBrain(w io.Writer, eng Engine, opts Options) *Brain {
 		timeoutTurn: opts.TurnTime, rule: engine.Freestyle}
 }
 
-// say writes one line to the manager, at once.
+// say writes one line to the manager, at once. It is safe from the
+// search's goroutine too (info's MESSAGE lines).
 func (br *Brain) say(format string, args ...any) {
+	br.outMu.Lock()
+	defer br.outMu.Unlock()
 	fmt.Fprintf(br.out, format+"\n", args...)
 	br.out.Flush()
 }
@@ -635,6 +648,17 @@ func (br *Brain) thinkOn(ctx context.Context, b *engine.Board, me engine.Color, 
 	sctx, cancel := context.WithTimeout(ctx, max(turn-brainSafety-waited, 10*time.Millisecond))
 	req := Request{Board: b.Clone(), ToMove: me, MultiPV: multipv,
 		Time: max(turn-brainSafety-waited, 5*time.Millisecond)}
+	// the search's reports become MESSAGE lines while this turn lasts
+	gen := br.thinkGen.Add(1)
+	var lastInfo time.Time
+	req.Info = func(in Info) {
+		if br.thinkGen.Load() != gen || len(in.PV) == 0 || time.Since(lastInfo) < infoEvery && in.Depth == 0 {
+			return
+		}
+		lastInfo = time.Now()
+		br.say("MESSAGE %s", in.message(br.size))
+	}
+	defer br.thinkGen.Add(1) // a search that outlives its turn says no more
 	result := make(chan Reply, 1)
 	done := make(chan struct{})
 	go func() {

@@ -469,3 +469,43 @@ func (w pipeWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// infoEngine reports two completed depths through req.Info, then answers
+// as fakeEngine does.
+type infoEngine struct{ fakeEngine }
+
+func (e *infoEngine) Think(ctx context.Context, req Request) (Reply, error) {
+	if req.Info != nil {
+		for d := 1; d <= 2; d++ {
+			req.Info(Info{Depth: d, Nodes: int64(100 * d), Value: 0.6, PV: []engine.Point{engine.PointAt(7, 7), engine.PointAt(8, 8)}})
+		}
+	}
+	return e.fakeEngine.Think(ctx, req)
+}
+
+// TestMessagesWhileThinking: the search's reports reach the manager as
+// MESSAGE lines before the move (depth, value, nodes, principal variation
+// in Piskvork's x,y), as Rapfi sends them for Yixin-Board (issue 57).
+func TestMessagesWhileThinking(t *testing.T) {
+	var out strings.Builder
+	br := NewBrain(&out, &infoEngine{}, Options{TurnTime: 200 * time.Millisecond})
+	if err := br.Serve(context.Background(), strings.NewReader("START 15\nBEGIN\n")); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := []string{"OK", "MESSAGE depth 1 ev 0.60 nodes 100", "MESSAGE depth 2 ev 0.60 nodes 200"}
+	if len(lines) < 4 {
+		t.Fatalf("output %q", out.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want %q...", i+1, lines[i], w)
+		}
+	}
+	if !strings.HasSuffix(lines[1], "pv 7,7 8,6") {
+		t.Errorf("the principal variation in Piskvork points: %q", lines[1])
+	}
+	if _, err := ParsePoint(lines[len(lines)-1], 15); err != nil {
+		t.Errorf("the last line is not the move: %q", lines[len(lines)-1])
+	}
+}

@@ -2,6 +2,8 @@ package gomocup
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"gomoku/engine"
@@ -36,6 +38,39 @@ type Request struct {
 	Time time.Duration
 	// MultiPV is the number of best moves wanted, at least 1.
 	MultiPV int
+	// Info, when not nil, takes the search's reports while it runs (the
+	// brain writes them as MESSAGE lines, as Rapfi does for Yixin-Board);
+	// it may be called from any goroutine, and returns at once.
+	Info func(Info)
+}
+
+// Info is a report of a search under way.
+type Info struct {
+	// Depth is the depth completed, in plies (alpha-beta; 0 for MCTS).
+	Depth int
+	// Nodes are the nodes (alpha-beta) or playouts (MCTS) so far.
+	Nodes   int64
+	Elapsed time.Duration
+	// Value is the side to move's win rate after the best move, 0 to 1;
+	// PV the best move's principal variation.
+	Value float64
+	PV    []engine.Point
+}
+
+// message is the report as a MESSAGE line's text: "depth 7 ev 0.62 nodes
+// 180432 time 93 ms pv 7,7 8,8 ...", points in Piskvork's x,y on a
+// size×size board.
+func (in Info) message(size int) string {
+	var sb strings.Builder
+	if in.Depth > 0 {
+		fmt.Fprintf(&sb, "depth %d ", in.Depth)
+	}
+	fmt.Fprintf(&sb, "ev %.2f nodes %d time %d ms pv", in.Value, in.Nodes, in.Elapsed.Milliseconds())
+	for _, p := range in.PV {
+		sb.WriteString(" ")
+		sb.WriteString(p.Piskvork(size))
+	}
+	return sb.String()
 }
 
 // Move is one of the engine's best moves.
