@@ -751,7 +751,7 @@ type analyzeWriter struct {
 	// sgfs counts them, for the names.
 	sgfDir string
 	sgfs   int
-	index     []report.IndexEntry
+	index  []report.IndexEntry
 }
 
 func newAnalyzeWriter(w io.Writer, format string) *analyzeWriter {

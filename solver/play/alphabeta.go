@@ -235,30 +235,30 @@ func NewAlphaBeta(mib int) *AlphaBeta {
 
 // abThread is one search goroutine's state.
 type abThread struct {
-	a       *AlphaBeta
-	id      int
-	e       *Eval
-	root    engine.Color
-	nodes   int64
-	seldep  int
-	stop    *atomic.Bool
-	bu      *solver.Budget // the main thread's; helpers poll stop only
+	a      *AlphaBeta
+	id     int
+	e      *Eval
+	root   engine.Color
+	nodes  int64
+	seldep int
+	stop   *atomic.Bool
+	bu     *solver.Budget // the main thread's; helpers poll stop only
 	// progress, on the main thread only, hears of each completed
 	// iteration (its depth, value and principal variation)
 	progress solver.ProgressFunc
-	killers [MaxPly][2]engine.Point
-	history [2][engine.NumCells]int32
-	counter [2][engine.NumCells]engine.Point
-	moves   [MaxPly][]scoredMove
-	near    [engine.NumCells]uint8 // stones within reach of each cell (movegen.go)
-	reach   reachMarks             // threatReach's scratch
-	fours   []engine.Point         // stops's scratch
-	vcf     *solver.VCFProbe
-	defMark [engine.NumCells]uint32 // cells of the opponent's VCF line, stamped defGen
-	defGen  uint32
-	exts    int // threat extensions on the current line (ThreatExt)
-	pv      [MaxPly][MaxPly]engine.Point
-	pvLen   [MaxPly]int
+	killers  [MaxPly][2]engine.Point
+	history  [2][engine.NumCells]int32
+	counter  [2][engine.NumCells]engine.Point
+	moves    [MaxPly][]scoredMove
+	near     [engine.NumCells]uint8 // stones within reach of each cell (movegen.go)
+	reach    reachMarks             // threatReach's scratch
+	fours    []engine.Point         // stops's scratch
+	vcf      *solver.VCFProbe
+	defMark  [engine.NumCells]uint32 // cells of the opponent's VCF line, stamped defGen
+	defGen   uint32
+	exts     int // threat extensions on the current line (ThreatExt)
+	pv       [MaxPly][MaxPly]engine.Point
+	pvLen    [MaxPly]int
 	// excluded[ply] is the move a singular extension's test search leaves
 	// out at ply (engine.NoPoint: none).
 	excluded [MaxPly]engine.Point
