@@ -62,6 +62,12 @@ type Brain struct {
 	// thinkGen numbers the turns, so that a search's reports are said
 	// only during its own turn
 	thinkGen atomic.Int64
+	// received is when the command being handled was read; lastTurn the
+	// turn the last think was given; slip the lateness of recent answers
+	// past their deadline (a loaded machine runs the brain late), taken
+	// off the next turns until it decays (see think)
+	received       time.Time
+	lastTurn, slip time.Duration
 }
 
 // Options are a Brain's fixed settings.
@@ -135,7 +141,7 @@ func (br *Brain) say(format string, args ...any) {
 func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 	// commands queue up while one runs; a manager sends one at a time, so
 	// the queue holds a few at most, and a full one makes the reader wait
-	lines := make(chan string, 256)
+	lines := make(chan stampedLine, 256)
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
@@ -153,7 +159,7 @@ func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 				stop()
 			}
 			select {
-			case lines <- line:
+			case lines <- stampedLine{line, time.Now()}:
 			case <-ctx.Done():
 				return
 			}
@@ -163,16 +169,18 @@ func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 		}
 	}()
 	for {
-		var line string
+		var sl stampedLine
 		var ok bool
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case line, ok = <-lines:
+		case sl, ok = <-lines:
 		}
 		if !ok {
 			return nil
 		}
+		line := sl.text
+		br.received = sl.at
 		if line == longLine {
 			br.say("ERROR a line longer than %d bytes was dropped", MaxLine)
 			continue
@@ -181,6 +189,13 @@ func (br *Brain) Serve(ctx context.Context, in io.Reader) error {
 			return nil
 		}
 	}
+}
+
+// stampedLine is a command line and when it was read: a turn's clock
+// starts then, not when the brain gets to it.
+type stampedLine struct {
+	text string
+	at   time.Time
 }
 
 // MaxLine is the longest command line read, in bytes; a longer one is
@@ -616,6 +631,12 @@ func (br *Brain) clockShare() time.Duration {
 // false), and the next think waits for it before it uses the tables again.
 func (br *Brain) think(ctx context.Context, me engine.Color, multipv int) (Reply, bool) {
 	turn := br.turnTime()
+	br.lastTurn = turn
+	if !br.received.IsZero() {
+		// the time gone since the command was read (the brain was busy,
+		// or starved of CPU) and the recent lateness come off the turn
+		turn -= time.Since(br.received) + br.slip
+	}
 	if turn <= 0 {
 		return Reply{}, false // no time: the caller's quick move
 	}
@@ -719,6 +740,25 @@ func (br *Brain) play(ctx context.Context) {
 		br.say("MESSAGE %s", strings.ReplaceAll(rep.Note, "\n", " "))
 	}
 	br.say("%s", p.Piskvork(br.size))
+	br.clocked()
+}
+
+// clocked updates slip after an answer: when it went out later than its
+// deadline (the turn less brainSafety/2, counted from when the command was
+// read), the next turns are cut by that lateness; an answer in time lets
+// the cut decay by a quarter. On a machine whose other processes take the
+// CPU, timers and the scheduler run late by tens to hundreds of
+// milliseconds: the brain answers earlier rather than lose on time.
+func (br *Brain) clocked() {
+	if br.received.IsZero() || br.lastTurn <= 0 {
+		return
+	}
+	late := time.Since(br.received) - (br.lastTurn - brainSafety/2)
+	if late > 0 {
+		br.slip = min(br.lastTurn/2, max(br.slip, late+late/2))
+	} else {
+		br.slip -= br.slip / 4
+	}
 }
 
 // nbest reports the k best moves of the side to move (black when the
