@@ -107,16 +107,8 @@ var (
 // in neither notation and ErrOffBoard for a point outside the board.
 func ParsePoint(s string, size int) (Point, error) {
 	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, ','); i >= 0 {
-		x, err1 := strconv.Atoi(strings.TrimSpace(s[:i]))
-		y, err2 := strconv.Atoi(strings.TrimSpace(s[i+1:]))
-		if err1 != nil || err2 != nil {
-			return NoPoint, fmt.Errorf("%q: %w", s, ErrBadPoint)
-		}
-		if x < 0 || y < 0 || x >= size || y >= size {
-			return NoPoint, fmt.Errorf("%q on %dx%d: %w", s, size, size, ErrOffBoard)
-		}
-		return PointAt(x, size-1-y), nil
+	if strings.IndexByte(s, ',') >= 0 {
+		return ParsePiskvork(s, size)
 	}
 	if len(s) < 2 || s[0]|0x20 < 'a' || s[0]|0x20 > 'z' {
 		return NoPoint, fmt.Errorf("%q: %w", s, ErrBadPoint)
@@ -130,6 +122,25 @@ func ParsePoint(s string, size int) (Point, error) {
 		return NoPoint, fmt.Errorf("%q on %dx%d: %w", s, size, size, ErrOffBoard)
 	}
 	return PointAt(x, row-1), nil
+}
+
+// ParsePiskvork reads a point in the Piskvork (Gomocup) protocol's "x,y"
+// only: 0-based, x from the left, y from the top, so "7,7" is h8 on 15×15.
+// Surrounding spaces are ignored. The error wraps ErrBadPoint for anything
+// else (renju notation included) and ErrOffBoard for a point outside the
+// board. The protocol's brain and manager read moves with it.
+func ParsePiskvork(s string, size int) (Point, error) {
+	s = strings.TrimSpace(s)
+	xs, ys, ok := strings.Cut(s, ",")
+	x, err1 := strconv.Atoi(strings.TrimSpace(xs))
+	y, err2 := strconv.Atoi(strings.TrimSpace(ys))
+	if !ok || err1 != nil || err2 != nil {
+		return NoPoint, fmt.Errorf("%q: %w", s, ErrBadPoint)
+	}
+	if x < 0 || y < 0 || x >= size || y >= size {
+		return NoPoint, fmt.Errorf("%q on %dx%d: %w", s, size, size, ErrOffBoard)
+	}
+	return PointAt(x, size-1-y), nil
 }
 
 // ScanPoint reads a point in renju notation from the start of s: one column

@@ -93,3 +93,22 @@ func FuzzParsePoint(f *testing.F) {
 		}
 	})
 }
+
+// TestParsePiskvork: the protocol's points only, x from the left and y
+// from the top; renju notation is not a protocol point.
+func TestParsePiskvork(t *testing.T) {
+	if p, err := ParsePiskvork(" 7, 7 ", 15); err != nil || p.String() != "h8" {
+		t.Errorf("7,7: %v %v", p, err)
+	}
+	if p, err := ParsePiskvork("0,14", 15); err != nil || p.String() != "a1" {
+		t.Errorf("0,14: %v %v", p, err)
+	}
+	for _, s := range []string{"h8", "7", "7,x", ""} {
+		if _, err := ParsePiskvork(s, 15); !errors.Is(err, ErrBadPoint) {
+			t.Errorf("%q: %v, want ErrBadPoint", s, err)
+		}
+	}
+	if _, err := ParsePiskvork("15,0", 15); !errors.Is(err, ErrOffBoard) {
+		t.Errorf("15,0: %v, want ErrOffBoard", err)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -234,21 +233,9 @@ func (c *Client) Exited() bool {
 	}
 }
 
-// ParsePoint reads a protocol point "x,y" (0-based, x from the left, y
-// from the top) on a size×size board. The error wraps engine.ErrOffBoard
-// or engine.ErrBadPoint.
-func ParsePoint(s string, size int) (engine.Point, error) {
-	xs, ys, ok := strings.Cut(strings.TrimSpace(s), ",")
-	x, err1 := strconv.Atoi(strings.TrimSpace(xs))
-	y, err2 := strconv.Atoi(strings.TrimSpace(ys))
-	if !ok || err1 != nil || err2 != nil {
-		return engine.NoPoint, fmt.Errorf("%q: %w", s, engine.ErrBadPoint)
-	}
-	if x < 0 || y < 0 || x >= size || y >= size {
-		return engine.NoPoint, fmt.Errorf("%d,%d on %dx%d: %w", x, y, size, size, engine.ErrOffBoard)
-	}
-	return engine.PointAt(x, size-1-y), nil
-}
+// ParsePoint reads a protocol point "x,y" on a size×size board: it is
+// engine.ParsePiskvork, where the project's points are parsed.
+func ParsePoint(s string, size int) (engine.Point, error) { return engine.ParsePiskvork(s, size) }
 
 // FormatPoint writes p as a protocol point "x,y" on a size×size board.
 func FormatPoint(p engine.Point, size int) string { return p.Piskvork(size) }
