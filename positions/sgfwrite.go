@@ -3,6 +3,7 @@ package positions
 import (
 	"bufio"
 	"io"
+	"strconv"
 	"strings"
 
 	"gomoku/engine"
@@ -93,4 +94,32 @@ func WriteSGF(w io.Writer, root *SGFNode) error {
 	}
 	bw.WriteByte('\n')
 	return bw.Flush()
+}
+
+// PointNames writes points in renju notation; never nil, so that JSON
+// shows an empty list as [].
+func PointNames(ps []engine.Point) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+// NumberedLine numbers a line of moves written in notation: "1.h8 2.i9
+// ...", or "-" for none.
+func NumberedLine(line []string) string {
+	var sb strings.Builder
+	for i, m := range line {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(strconv.Itoa(i + 1))
+		sb.WriteByte('.')
+		sb.WriteString(m)
+	}
+	if sb.Len() == 0 {
+		return "-"
+	}
+	return sb.String()
 }

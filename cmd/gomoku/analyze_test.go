@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"gomoku/analysis"
 	"gomoku/positions/datatest"
 )
 
@@ -238,7 +239,7 @@ func TestAnalyzeLostPosition(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var rec analyzeRecord
+	var rec analysis.Record
 	if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &rec); err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"gomoku/analysis"
 	"gomoku/positions/datatest"
 )
 
@@ -258,7 +259,7 @@ func TestReportLostInBrowser(t *testing.T) {
 	must(chromedp.Do(ctx, chromedp.Navigate("file://"+pages[0]), chromedp.WaitVisible(chromedp.CSS("#board"))))
 	for ply := 1; ply <= 16; ply++ {
 		must(chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)))
-		want := map[int]string{15: noteWinningMove, 16: noteLost}[ply]
+		want := map[int]string{15: analysis.NoteWinningMove, 16: analysis.NoteLost}[ply]
 		if want == "" {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"gomoku/analysis"
 	"gomoku/book"
 	"gomoku/positions/datatest"
 	"gomoku/solver/store"
@@ -88,7 +89,7 @@ func analysisRecords(t *testing.T, files ...string) map[string]string {
 		sc := bufio.NewScanner(strings.NewReader(string(data)))
 		sc.Buffer(nil, 16<<20)
 		for sc.Scan() {
-			var rec analyzeRecord
+			var rec analysis.Record
 			if strings.HasPrefix(sc.Text(), `{"batch"`) {
 				continue
 			}
@@ -195,7 +196,7 @@ func TestShardedRunsMerge(t *testing.T) {
 		// position two shards both meet is searched by each)
 		code, sum, errOut := gomoku(t, "", append([]string{"analyze", "summarize", "--format", "json"}, outs...)...)
 		_, one, _ := gomoku(t, "", "analyze", "summarize", "--format", "json", full+".jsonl")
-		var a, b batchRecord
+		var a, b analysis.Batch
 		if code != exitOK || json.Unmarshal([]byte(sum), &a) != nil || json.Unmarshal([]byte(one), &b) != nil {
 			t.Fatalf("summarize: exit %d %s %s", code, sum, errOut)
 		}
@@ -262,7 +263,7 @@ func TestShardKilled(t *testing.T) {
 	if got, want := analysisRecords(t, out), analysisRecords(t, clean); !mapsEqual(got, want) {
 		t.Error("the rerun after SIGKILL differs from a clean run")
 	}
-	var sum batchRecord
+	var sum analysis.Batch
 	raw, _ := os.ReadFile(out)
 	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || sum.Batch.FromStore == 0 {

@@ -26,11 +26,12 @@ func TestLayout(t *testing.T) {
 		"solver/internal/cases": {"positions", "positions/datatest"},
 		"solver/play":           {"engine", "solver", "solver/proof"},
 		"book":                  {"engine", "solver/store"},
+		"analysis":              {"engine", "positions", "solver", "solver/play"},
 		"cmd/internal/gomocup":  {"engine"},
 		"cmd/internal/match":    {"engine", "cmd/internal/gomocup"},
 		"cmd/internal/report":   {"engine", "positions/svg"},
 		"positions/svg":         {"engine"},
-		"cmd/gomoku": {"engine", "positions", "solver", "solver/proof", "solver/store", "solver/play", "book",
+		"cmd/gomoku": {"engine", "positions", "solver", "solver/proof", "solver/store", "solver/play", "book", "analysis",
 			"cmd/internal/gomocup", "cmd/internal/match", "cmd/internal/report", "positions/svg"},
 	}
 	root := datatest.ModuleRoot(t)

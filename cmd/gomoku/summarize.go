@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"gomoku/analysis"
 )
 
 // summarizeCommand is `gomoku analyze summarize`: the batch totals of the
@@ -37,7 +39,7 @@ func runSummarize(c *cli.Context) error {
 	if format != "text" && format != "json" {
 		return usagef("--format %q: want text or json", format)
 	}
-	var total batchRecord
+	var total analysis.Batch
 	t := &total.Batch
 	failed := 0
 	// games are counted once by source, index and id: a shard given twice,
@@ -50,7 +52,7 @@ func runSummarize(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		var batches []batchRecord
+		var batches []analysis.Batch
 		repeated := 0
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(nil, 64<<20)
@@ -60,7 +62,7 @@ func runSummarize(c *cli.Context) error {
 				continue
 			}
 			if bytes.HasPrefix(raw, []byte(`{"batch"`)) {
-				var b batchRecord
+				var b analysis.Batch
 				if err := json.Unmarshal(raw, &b); err != nil {
 					failed++
 					fmt.Fprintf(c.App.ErrWriter, "gomoku: %s:%d: %v\n", name, line, err)
@@ -74,7 +76,7 @@ func runSummarize(c *cli.Context) error {
 				batches = append(batches, b)
 				continue
 			}
-			var rec analyzeRecord
+			var rec analysis.Record
 			if err := json.Unmarshal(raw, &rec); err != nil || rec.Plies == nil {
 				if err == nil {
 					err = fmt.Errorf("not an analyze record")
