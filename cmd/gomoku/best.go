@@ -281,17 +281,6 @@ func writeBestText(w io.Writer, p *positions.Position, b *engine.Board, rec best
 	fmt.Fprintf(w, "%s: %d playouts, %d nodes, %.0f ms%s\n\n", rec.Engine, rec.Playouts, rec.Nodes, rec.TimeMS, rate)
 }
 
-// joinNumbered numbers a line of points in notation: "1.h8 2.i9 ...".
-func joinNumbered(line []string) string {
-	s := ""
-	for i, m := range line {
-		if i > 0 {
-			s += " "
-		}
-		s += fmt.Sprintf("%d.%s", i+1, m)
-	}
-	if s == "" {
-		return "-"
-	}
-	return s
-}
+// joinNumbered numbers a line of points in notation: "1.h8 2.i9 ..."
+// (positions.NumberedLine).
+func joinNumbered(line []string) string { return positions.NumberedLine(line) }

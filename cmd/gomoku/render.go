@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"gomoku/engine"
+	"gomoku/positions"
 )
 
 // drawBoard writes b as text: rows from the top, column letters above and
@@ -52,14 +53,9 @@ func lineMarks(line []engine.Point) map[engine.Point]string {
 	return m
 }
 
-// pointStrings writes points in renju notation; never nil, so JSON shows [].
-func pointStrings(ps []engine.Point) []string {
-	out := make([]string, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, p.String())
-	}
-	return out
-}
+// pointStrings writes points in renju notation; never nil, so JSON shows []
+// (positions.PointNames).
+func pointStrings(ps []engine.Point) []string { return positions.PointNames(ps) }
 
 // numbered writes a line as "1.j12 2.k13 ...".
 func numbered(line []engine.Point) string {
