@@ -251,3 +251,15 @@ func (g *Game) Err() error { return g.err }
 
 // millis turns a duration into milliseconds with three decimals.
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// Add counts one game's record in the batch totals: the game, its
+// positions (solved and unknown), its missed wins and blunders.
+func (b *Batch) Add(rec Record) {
+	t := &b.Batch
+	t.Games++
+	t.Plies += len(rec.Plies)
+	t.Unknown += rec.Unknown
+	t.Solved += len(rec.Plies) - rec.Unknown
+	t.MissedWins += len(rec.MissedWins)
+	t.Blunders += len(rec.Blunders)
+}

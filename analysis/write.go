@@ -76,13 +76,8 @@ func (a *Writer) game(g *Game) {
 			a.Errs = append(a.Errs, fmt.Errorf("%s: SGF: %w", g.Pos.Label(), err))
 		}
 	}
+	a.total.Add(rec)
 	t := &a.total.Batch
-	t.Games++
-	t.Plies += len(rec.Plies)
-	t.Unknown += rec.Unknown
-	t.Solved += len(rec.Plies) - rec.Unknown
-	t.MissedWins += len(rec.MissedWins)
-	t.Blunders += len(rec.Blunders)
 	for _, r := range g.plies {
 		if r.FromStore {
 			t.FromStore++

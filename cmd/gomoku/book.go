@@ -207,15 +207,11 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 		}
 		// the book is opened, and locked, before the input is read: a book
 		// another process holds is refused at once
-		bk, err := openBookWrite(c)
+		bk, bd, bw, err := openStream(c)
 		if err != nil {
 			return err
 		}
 		defer bk.Close()
-		bd, bw, err := streamInto(bk)
-		if err != nil {
-			return err
-		}
 		bd.MaxPly = c.Int("max-ply")
 		// a part that cannot be written (a full disk) ends the build: it is
 		// not a bad record
@@ -691,15 +687,11 @@ func runBookMerge(c *cli.Context) error {
 			return usagef("%s is the book merged into: a book cannot be merged into itself", dir)
 		}
 	}
-	bk, err := openBookWrite(c)
+	bk, bd, bw, err := openStream(c)
 	if err != nil {
 		return err
 	}
 	defer bk.Close()
-	bd, bw, err := streamInto(bk)
-	if err != nil {
-		return err
-	}
 	for _, dir := range c.Args().Slice() {
 		src, err := book.Open(dir, store.Options{ReadOnly: true})
 		if err == nil {
@@ -724,6 +716,21 @@ func runBookMerge(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "book %s: %d positions merged from %d books\n", c.String("book"), bd.Written(), c.NArg())
 	return nil
+}
+
+// openStream opens the book --book names to write (openBookWrite) and a
+// streamed write into it (streamInto); the caller closes the book.
+func openStream(c *cli.Context) (*book.Book, *book.Builder, *book.Writer, error) {
+	bk, err := openBookWrite(c)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bd, bw, err := streamInto(bk)
+	if err != nil {
+		bk.Close()
+		return nil, nil, nil, err
+	}
+	return bk, bd, bw, nil
 }
 
 // streamInto returns a builder whose nodes go to bk in parts of

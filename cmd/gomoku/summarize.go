@@ -91,12 +91,7 @@ func runSummarize(c *cli.Context) error {
 				continue
 			}
 			seen[id] = true
-			t.Games++
-			t.Plies += len(rec.Plies)
-			t.Unknown += rec.Unknown
-			t.Solved += len(rec.Plies) - rec.Unknown
-			t.MissedWins += len(rec.MissedWins)
-			t.Blunders += len(rec.Blunders)
+			total.Add(rec)
 		}
 		if repeated > 0 {
 			// its batch line describes games already counted: left out
