@@ -175,7 +175,7 @@ func WriteText(w io.Writer, p *positions.Position, rec Record) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "missed wins: %s; blunders: %s; %d positions unknown (%.0f millis)\n", moveList(rec.MissedWins),
+	fmt.Fprintf(w, "missed wins: %s; blunders: %s; %d positions unknown (%.0f ms)\n", moveList(rec.MissedWins),
 		moveList(rec.Blunders), rec.Unknown, rec.TimeMS)
 	if rec.Sides != nil {
 		for _, side := range []string{"black", "white"} {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,5 +86,83 @@ func TestAnalyzeSGF(t *testing.T) {
 		if ps[0].Players != [2]string{"alpha", "beta"} && i == 0 {
 			t.Errorf("%s: players %v", f, ps[0].Players)
 		}
+	}
+}
+
+// TestBlunderCountsAgree: the text, the JSON and the HTML report's index
+// count the same blunders, each side's as the game's line does (issue 57:
+// for sample.sgf the text said "blunders: none" then "1 blunder", and the
+// JSON batch line 0 while plies were classed blunder).
+func TestBlunderCountsAgree(t *testing.T) {
+	game := filepath.Join(datatest.Local(t), "games", "sample.sgf")
+	args := []string{"analyze", "--per-position-nodes", "3000", "--jobs", "1"}
+	_, text, _ := gomoku(t, "", append(args, game)...)
+	_, js, _ := gomoku(t, "", append(args, "--format", "json", game)...)
+	dir := t.TempDir()
+	if code, _, errOut := gomoku(t, "", append(args, "--report", dir, game)...); code != exitOK {
+		t.Fatalf("report: exit %d %s", code, errOut)
+	}
+	recs := jsonLines(t, js)
+	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile(`<td>(\d+), (\d+)</td></tr>`).FindAllStringSubmatch(string(index), -1)
+	games := strings.Split(strings.TrimSpace(text), "\n\n")
+	total := 0
+	for i, rec := range recs[:len(recs)-1] {
+		plies := rec["plies"].([]any)
+		var bySide [2]int
+		for _, k := range rec["blunder_plies"].([]any) {
+			if plies[int(k.(float64))].(map[string]any)["to_move"] == "white" {
+				bySide[1]++
+			} else {
+				bySide[0]++
+			}
+			if c := plies[int(k.(float64))].(map[string]any)["class"]; c != "blunder" {
+				t.Errorf("game %d: ply %v listed as a blunder is classed %v", i, k, c)
+			}
+		}
+		classed := 0
+		for _, p := range plies {
+			if p.(map[string]any)["class"] == "blunder" {
+				classed++
+			}
+		}
+		n := bySide[0] + bySide[1]
+		total += n
+		if classed != n {
+			t.Errorf("game %d: %d plies classed blunder, %d listed", i, classed, n)
+		}
+		if i >= len(rows) || rows[i][1] != strconv.Itoa(bySide[0]) || rows[i][2] != strconv.Itoa(bySide[1]) {
+			t.Errorf("game %d: the index says %v, the JSON %v", i, rows, bySide)
+		}
+		// the text: "blunders: moves a, b" and each side's "N blunder(s)"
+		head := games[i]
+		m := regexp.MustCompile(`blunders: (none|moves? [\d, ]+);`).FindStringSubmatch(head)
+		listed := 0
+		if m != nil && m[1] != "none" {
+			listed = len(strings.Split(strings.TrimPrefix(strings.TrimPrefix(m[1], "moves "), "move "), ","))
+		}
+		if listed != n {
+			t.Errorf("game %d: the text lists %d blunders (%v), the JSON %d", i, listed, m, n)
+		}
+		for s, side := range []string{"black", "white"} {
+			sm := regexp.MustCompile(side + `: accuracy [^\n]*?(\d+) blunders?`).FindStringSubmatch(head)
+			got := 0
+			if sm != nil {
+				got, _ = strconv.Atoi(sm[1])
+			}
+			if got != bySide[s] {
+				t.Errorf("game %d: the text gives %s %d blunders, the JSON %d", i, side, got, bySide[s])
+			}
+		}
+	}
+	if total == 0 {
+		t.Fatal("no blunder in the games at this node limit: the test compares nothing")
+	}
+	b := recs[len(recs)-1]["batch"].(map[string]any)
+	if b["blunders"] != float64(total) || !strings.Contains(text, fmt.Sprintf("%d blunders,", total)) {
+		t.Errorf("batch: JSON %v, games %d; text %q", b["blunders"], total, text[strings.LastIndex(text, "batch:"):])
 	}
 }
