@@ -162,7 +162,7 @@ func TestInputs(t *testing.T) {
 func TestLimitsBounded(t *testing.T) {
 	if physicalMiB() > 0 {
 		code, _, errOut := gomoku(t, "", "solve", "--memory", "1000000000", sample(t, "vcf_black.txt"))
-		if code != exitUsage || !strings.Contains(errOut, "more than this machine") {
+		if code != exitUsage || !strings.Contains(errOut, "more than this process can have") {
 			t.Errorf("--memory 1000000000: exit %d %q", code, errOut)
 		}
 		if got := clampMemory(1 << 40); got > physicalMiB() {
