@@ -52,7 +52,7 @@ func TestForbiddenEndsGame(t *testing.T) {
 	}
 }
 
-// TestNames: move lists for people and page names.
+// TestNames: move lists for people.
 func TestNames(t *testing.T) {
 	for in, want := range map[string]string{"": "none", "7": "move 8", "7,9": "moves 8, 10"} {
 		var ps []int
@@ -68,14 +68,5 @@ func TestNames(t *testing.T) {
 		if got := moveList(ps); got != want {
 			t.Errorf("moveList(%v) = %q, want %q", ps, got, want)
 		}
-	}
-	if got := PageStem("-"); got != "stdin" {
-		t.Errorf("PageStem(-) = %q", got)
-	}
-	if got := PageStem("/d/a b?c.psq"); got != "a_b_c" {
-		t.Errorf("PageStem = %q", got)
-	}
-	if got := PageStem(strings.Repeat("x", 300) + ".txt"); len(got) != 60 {
-		t.Errorf("a long name's stem has %d bytes", len(got))
 	}
 }

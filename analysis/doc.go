@@ -13,5 +13,5 @@
 //     notes.
 //   - run.go: Run (the positions searched in parallel, the games written
 //     in order), EvalSetting, the lost-position checks.
-//   - write.go: Writer (text, JSON Lines, CSV, SGF), WriteText, PageStem.
+//   - write.go: Writer (text, JSON Lines, CSV, SGF), WriteText.
 package analysis

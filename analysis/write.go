@@ -236,10 +236,8 @@ func WriteText(w io.Writer, p *positions.Position, rec Record) {
 			s += "  LOST: " + note
 		}
 		if pl.ForcedWin != nil {
-			kept := "kept: unknown"
-			if pl.Kept != nil && *pl.Kept {
-				kept = "kept"
-			} else if pl.Kept != nil {
+			kept := keptText(pl)
+			if kept == "missed" {
 				kept = "MISSED"
 			}
 			s += fmt.Sprintf("  %s win %s, %s", strings.ToUpper(*pl.ForcedWin), positions.NumberedLine(pl.Line), kept)
@@ -376,7 +374,7 @@ func (a *Writer) writeSGF(g *Game, rec Record) error {
 		n = node
 	}
 	a.sgfs++
-	f, err := a.Create(filepath.Join(a.SGFDir, fmt.Sprintf("%03d-%s-%d.sgf", a.sgfs, PageStem(p.Source), p.Index)))
+	f, err := a.Create(filepath.Join(a.SGFDir, fmt.Sprintf("%03d-%s-%d.sgf", a.sgfs, positions.OutputStem(p.Source), p.Index)))
 	if err != nil {
 		return err
 	}
@@ -406,39 +404,12 @@ func sgfComment(pl Ply, rec Record, i int) string {
 		parts = append(parts, fmt.Sprintf("the engine: %s (%s)", pl.Best, strings.Join(pl.PV, " ")))
 	}
 	if pl.ForcedWin != nil {
-		kept := "kept: unknown"
-		if pl.Kept != nil && *pl.Kept {
-			kept = "kept"
-		} else if pl.Kept != nil {
-			kept = "missed"
-		}
-		parts = append(parts, fmt.Sprintf("forced win %s %s, %s", strings.ToUpper(*pl.ForcedWin), strings.Join(pl.Line, " "), kept))
+		parts = append(parts, fmt.Sprintf("forced win %s %s, %s", strings.ToUpper(*pl.ForcedWin), strings.Join(pl.Line, " "), keptText(pl)))
 	}
 	if note := LostNote(rec.Plies, i); note != "" {
 		parts = append(parts, note)
 	}
 	return strings.Join(parts, "; ")
-}
-
-// PageStem is the part of a report page's file name taken from its
-// source: the base name without its extension, "stdin" for standard input,
-// with bytes outside [A-Za-z0-9._-] made "_" and at most 60 bytes kept (a
-// long or odd input name must not make the page unwritable).
-func PageStem(source string) string {
-	base := strings.TrimSuffix(filepath.Base(source), filepath.Ext(source))
-	if base == "-" || base == "" || base == "." {
-		return "stdin"
-	}
-	b := []byte(base)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	if len(b) > 60 {
-		b = b[:60]
-	}
-	return string(b)
 }
 
 // Total returns the batch totals so far.
@@ -452,4 +423,16 @@ func writeJSONLine(w io.Writer, v any) error {
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
+}
+
+// keptText says whether a ply's forced win was kept: "kept", "missed" or
+// "kept: unknown" (the later search was cut off).
+func keptText(pl Ply) string {
+	switch {
+	case pl.Kept == nil:
+		return "kept: unknown"
+	case *pl.Kept:
+		return "kept"
+	}
+	return "missed"
 }

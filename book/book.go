@@ -236,13 +236,18 @@ func (bk *Book) Get(k Key) (*Node, error) {
 // nodes. Errors: ErrCorrupt, those of store.WriteAll (store.ErrNoSpace
 // before anything is written).
 func (bk *Book) Add(nodes map[Key]*Node) error {
-	return bk.add(nodes, nil)
+	kvs, err := bk.merged(nodes)
+	if err != nil {
+		return err
+	}
+	return bk.db.WriteAll(kvs)
 }
 
 // buildsKey holds, as a JSON list, the IDs of the contributions whose games
 // the book counts: each Builder that added games is one, and a merge adds
 // the IDs of the books merged in. Like the nodes' 'B' keys it is not an
-// internal key of the store, so that it is written in the same WriteAll.
+// internal key of the store, so that it is written in the same write as
+// the nodes (Writer.Commit).
 var buildsKey = []byte("Mbuilds")
 
 // ErrRepeated: a book's games are already counted: the same shard merged
@@ -372,18 +377,6 @@ func (bk *Book) merged(nodes map[Key]*Node) ([]store.KV, error) {
 		kvs = append(kvs, store.KV{Key: k.bytes(), Value: v})
 	}
 	return kvs, nil
-}
-
-// add is Add with one more key and value written in the same WriteAll.
-func (bk *Book) add(nodes map[Key]*Node, extra *store.KV) error {
-	kvs, err := bk.merged(nodes)
-	if err != nil {
-		return err
-	}
-	if extra != nil {
-		kvs = append(kvs, *extra)
-	}
-	return bk.db.WriteAll(kvs)
 }
 
 // RolledBack reports whether opening the book rolled back a write that a

@@ -191,3 +191,15 @@ func TestWriteSGF(t *testing.T) {
 		t.Errorf("the comment is not escaped:\n%s", buf.String())
 	}
 }
+
+// TestOutputStem: names of outputs taken from their sources.
+func TestOutputStem(t *testing.T) {
+	for in, want := range map[string]string{"-": "stdin", "/d/a b?c.psq": "a_b_c", "c1/x.txt": "x"} {
+		if got := OutputStem(in); got != want {
+			t.Errorf("OutputStem(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := OutputStem(strings.Repeat("x", 300) + ".txt"); len(got) != 60 {
+		t.Errorf("a long name's stem has %d bytes", len(got))
+	}
+}

@@ -3,6 +3,7 @@ package positions
 import (
 	"bufio"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -122,4 +123,25 @@ func NumberedLine(line []string) string {
 		return "-"
 	}
 	return sb.String()
+}
+
+// OutputStem is the part of an output file's name taken from a
+// record's source (report pages, SGF files, SVG diagrams): the base name without its extension, "stdin" for standard input,
+// with bytes outside [A-Za-z0-9._-] made "_" and at most 60 bytes kept (a
+// long or odd input name must not make the page unwritable).
+func OutputStem(source string) string {
+	base := strings.TrimSuffix(filepath.Base(source), filepath.Ext(source))
+	if base == "-" || base == "" || base == "." {
+		return "stdin"
+	}
+	b := []byte(base)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 60 {
+		b = b[:60]
+	}
+	return string(b)
 }

@@ -265,7 +265,7 @@ func (a *reportPages) page(g *analysis.Game, rec analysis.Record) error {
 		}
 		rg.Plies = append(rg.Plies, rp)
 	}
-	file := fmt.Sprintf("%03d-%s-%d.html", len(a.index)+1, analysis.PageStem(g.Pos.Source), g.Pos.Index)
+	file := fmt.Sprintf("%03d-%s-%d.html", len(a.index)+1, positions.OutputStem(g.Pos.Source), g.Pos.Index)
 	f, err := createOutput(filepath.Join(a.dir, file), nil)
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -262,9 +261,8 @@ func (e *emptyBoards) board(n int, r engine.Rule) (*engine.Board, error) {
 }
 
 // writeSVG writes the diagram of position p: to the --out directory as
-// SOURCE-INDEX.svg (the source's base name without its extension; "stdin"
-// for standard input; SOURCE~2, ~3, ... for a later source whose base name
-// an earlier one has), or to standard output when no directory was given
+// SOURCE-INDEX.svg (positions.OutputStem of the source; SOURCE~2, ~3, ...
+// for a later source with the same stem), or to standard output when no directory was given
 // and it is the first.
 func (in *input) writeSVG(p *positions.Position, d svg.Diagram) error {
 	in.svgs++
@@ -296,11 +294,7 @@ func (in *input) stem(source string) string {
 	if st, ok := in.stems[source]; ok {
 		return st
 	}
-	base := filepath.Base(source)
-	if base == "-" || base == "." {
-		base = "stdin"
-	}
-	base = strings.TrimSuffix(base, filepath.Ext(base))
+	base := positions.OutputStem(source)
 	st := base
 	for k := 2; in.taken[st]; k++ {
 		st = fmt.Sprintf("%s~%d", base, k)

@@ -19,6 +19,17 @@ func ttCommand() *cli.Command {
 	open := func(c *cli.Context, write bool) (*solver.Store, error) {
 		return solver.OpenStore(c.String("tt"), store.Options{ReadOnly: !write, MustExist: true})
 	}
+	// stats reads the store read-only: its counts and Open's check of its
+	// tables
+	stats := func(c *cli.Context) (solver.StoreStats, store.FileReport, error) {
+		st, err := open(c, false)
+		if err != nil {
+			return solver.StoreStats{}, store.FileReport{}, err
+		}
+		defer st.Close()
+		s, err := st.Stats()
+		return s, st.Files(), err
+	}
 	return &cli.Command{
 		Name:  "tt",
 		Usage: "inspect or compact the store of solved results",
@@ -28,12 +39,7 @@ func ttCommand() *cli.Command {
 				Usage: "count the stored results by mode and verdict, and the store's size",
 				Flags: []cli.Flag{dir},
 				Action: func(c *cli.Context) error {
-					st, err := open(c, false)
-					if err != nil {
-						return err
-					}
-					defer st.Close()
-					s, err := st.Stats()
+					s, _, err := stats(c)
 					if err != nil {
 						return err
 					}
@@ -101,16 +107,11 @@ func ttCommand() *cli.Command {
 				Usage: "verify every table's checksums and decode every result; exit 1 when the store is damaged",
 				Flags: []cli.Flag{dir},
 				Action: func(c *cli.Context) error {
-					st, err := open(c, false)
+					s, files, err := stats(c)
 					if err != nil {
 						return err
 					}
-					defer st.Close()
-					s, err := st.Stats()
-					if err != nil {
-						return err
-					}
-					return writeCheck(c, "store", c.String("tt"), st.Files(), "results", s.Total, s.Corrupt)
+					return writeCheck(c, "store", c.String("tt"), files, "results", s.Total, s.Corrupt)
 				},
 			},
 			{

@@ -120,7 +120,7 @@ const markerVersion = 1
 func Open(dir string, opt Options) (d *DB, err error) {
 	d = &DB{dir: dir, kind: opt.Kind, minFree: minFreeBytes(opt.MinFreeMiB),
 		stopGC: make(chan struct{}), gcDone: make(chan struct{})}
-	existed := false
+	exists := false // the database was there before this Open
 	// two compactors, not badger's four: each builds tables in memory, and
 	// on a long write (a book build of 75,000 games) four of them held
 	// most of the process's heap
@@ -130,11 +130,10 @@ func Open(dir string, opt Options) (d *DB, err error) {
 	if dir == "" {
 		bopt = bopt.WithInMemory(true)
 	} else {
-		exists, err := d.checkDir(opt)
-		if err != nil {
+		var err error
+		if exists, err = d.checkDir(opt); err != nil {
 			return nil, err
 		}
-		existed = exists
 		bopt = bopt.WithReadOnly(opt.ReadOnly)
 		if exists {
 			// every table is opened and verified here, where a damaged one
@@ -167,7 +166,8 @@ func Open(dir string, opt Options) (d *DB, err error) {
 		case strings.Contains(err.Error(), "Cannot acquire directory lock"):
 			return nil, d.wrap(ErrLocked)
 		case errors.Is(err, os.ErrPermission):
-		case isDamage(err) || existed:
+			// not damage: files the process may not write, say
+		case isDamage(err) || exists:
 			// the files of a database that exists failed to open: the key
 			// registry, the MANIFEST or a log does not decode
 			return nil, d.damaged(err)

@@ -693,26 +693,21 @@ func (br *Brain) thinkOn(ctx context.Context, b *engine.Board, me engine.Color, 
 	}()
 	timer := time.NewTimer(max(answerBy-time.Since(start), 5*time.Millisecond))
 	defer timer.Stop()
-	select {
-	case r := <-result:
-		<-done
-		return r, len(r.Moves) > 0
-	case <-timer.C:
-		br.pending = done
-		return Reply{}, false
-	case <-ctx.Done():
-		// END or the end of the input: the search is cancelled with ctx;
-		// what it has by endGrace (a book move, the best so far) is the
-		// answer, else it is not waited for
-		grace := time.NewTimer(endGrace)
-		defer grace.Stop()
+	stopped := ctx.Done()
+	for {
 		select {
 		case r := <-result:
 			<-done
 			return r, len(r.Moves) > 0
-		case <-grace.C:
+		case <-timer.C:
 			br.pending = done
 			return Reply{}, false
+		case <-stopped:
+			// END or the end of the input: the search is cancelled with
+			// ctx; what it has by endGrace (a book move, the best so far)
+			// is the answer, else it is not waited for
+			stopped = nil
+			timer.Reset(max(min(endGrace, answerBy-time.Since(start)), 0))
 		}
 	}
 }
