@@ -79,7 +79,7 @@ func TestShardsMerge(t *testing.T) {
 		bd := NewBuilder()
 		for i, g := range testGames {
 			if keep(i) {
-				if err := bd.AddGame(engine.Freestyle, 15, line(t, g.moves), g.winner); err != nil {
+				if _, err := bd.AddGame(engine.Freestyle, 15, line(t, g.moves), g.winner); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -122,7 +122,7 @@ func TestShardsMerge(t *testing.T) {
 	}
 	// a game with a move on a stone adds nothing
 	bd := NewBuilder()
-	if err := bd.AddGame(engine.Freestyle, 15, line(t, "h8 i8 h8"), engine.Black); !errors.Is(err, ErrIllegal) {
+	if _, err := bd.AddGame(engine.Freestyle, 15, line(t, "h8 i8 h8"), engine.Black); !errors.Is(err, ErrIllegal) {
 		t.Errorf("an illegal game: %v", err)
 	}
 	if len(bd.Nodes()) != 0 {
@@ -214,5 +214,32 @@ func TestRawComments(t *testing.T) {
 	n, err := bk.Get(k)
 	if err != nil || n.Comment != raw {
 		t.Errorf("comment %q, want %q (%v)", n.Comment, raw, err)
+	}
+}
+
+// TestForbiddenEndsGame: under renju, black's double-three at j8 (move 9)
+// ends the game there, won by white whatever the record says; the move is
+// not a book move. Under freestyle the game is counted whole.
+func TestForbiddenEndsGame(t *testing.T) {
+	moves := line(t, "h8 a1 i8 a3 j9 a5 j10 o1 j8 o3 k8")
+	bd := NewBuilder()
+	end, err := bd.AddGame(engine.Renju, 15, moves, engine.Black)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Moves != 8 || end.Forbidden != engine.DoubleThree {
+		t.Fatalf("ending %+v, want 8 moves and a double-three", end)
+	}
+	b, _ := engine.NewBoard(15, engine.Renju)
+	for i, m := range moves[:8] {
+		b.Play(m, engine.Color(1+i%2))
+	}
+	k, _ := KeyOf(b)
+	n := bd.Nodes()[k]
+	if n == nil || n.White != 1 || n.Black != 0 || len(n.Moves) != 0 {
+		t.Errorf("the position before j8: %+v", n)
+	}
+	if end, err := NewBuilder().AddGame(engine.Freestyle, 15, moves, engine.Black); err != nil || end.Moves != 11 {
+		t.Errorf("freestyle: %+v %v", end, err)
 	}
 }

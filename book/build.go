@@ -100,32 +100,50 @@ func (bd *Builder) board(r engine.Rule, size int) (*engine.Board, error) {
 // ErrIllegal: a game's move is off the board, on a stone, or after a five.
 var ErrIllegal = errors.New("illegal move in a game")
 
+// Ending says how AddGame counted a game: the moves counted, and, when
+// black played on a forbidden point under renju, the kind of that move:
+// the game ended there, won by white (RIF), and the move is not stored.
+type Ending struct {
+	Moves     int
+	Forbidden engine.ForbiddenKind
+}
+
 // AddGame counts one game, played from the empty board of the rule and size
 // by moves (black first), won by winner (Empty for a draw or an unknown
 // result): every position it passes through (up to MaxPly moves, and the
 // final one) gets the game and its result, and the move played from it.
-// Errors wrap ErrIllegal or the engine's size error.
-func (bd *Builder) AddGame(r engine.Rule, size int, moves []engine.Point, winner engine.Color) error {
+// Under renju a black move on a forbidden point ends the game before it,
+// won by white whatever winner says (Ending). Errors wrap ErrIllegal or the
+// engine's size error.
+func (bd *Builder) AddGame(r engine.Rule, size int, moves []engine.Point, winner engine.Color) (Ending, error) {
+	end, err := bd.check(r, size, moves, true)
+	if err != nil {
+		return end, err
+	}
 	bd.added = true
-	err := bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
+	moves = moves[:end.Moves]
+	if end.Forbidden != engine.NotForbidden {
+		winner = engine.White
+	}
+	bd.walk(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
 		n := bd.node(k)
 		n.Results.add(winner, 1)
 		if i < len(moves) {
 			n.move(engine.Transform(moves[i], sym, size)).Results.add(winner, 1)
 		}
 	})
-	if err != nil {
-		return err
-	}
-	return bd.full()
+	return end, bd.full()
 }
 
 // AddProven records that the side to move wins (by "vcf" or "vct") in the
 // position after moves, with first as the first move of the win (NoPoint if
 // not known). Errors are AddGame's.
 func (bd *Builder) AddProven(r engine.Rule, size int, moves []engine.Point, by string, first engine.Point) error {
+	if _, err := bd.check(r, size, moves, false); err != nil {
+		return err
+	}
 	bd.added = true
-	err := bd.replay(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
+	bd.walk(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
 		if i < len(moves) {
 			return
 		}
@@ -135,28 +153,37 @@ func (bd *Builder) AddProven(r engine.Rule, size int, moves []engine.Point, by s
 			n.move(engine.Transform(first, sym, size)).Proven = true
 		}
 	})
-	if err != nil {
-		return err
-	}
 	return bd.full()
 }
 
-// replay checks moves, then plays them on a scratch board and calls fn at
-// every position: before move i for i < len(moves) (up to MaxPly), then the
-// final one (i = len(moves)). A game with an illegal move calls fn never.
-func (bd *Builder) replay(r engine.Rule, size int, moves []engine.Point,
-	fn func(b *engine.Board, i int, k Key, sym int)) error {
+// check plays moves on a scratch board and returns the Ending: every move
+// when all are legal; with rif, under renju, those before black's first
+// move on a forbidden point, and its kind. Errors: ErrIllegal for a move
+// off the board, on a stone or after a five; the engine's size error.
+func (bd *Builder) check(r engine.Rule, size int, moves []engine.Point, rif bool) (Ending, error) {
 	b, err := bd.board(r, size)
 	if err != nil {
-		return err
+		return Ending{}, err
 	}
 	for i, m := range moves {
 		if !m.In(size) || b.At(m) != engine.Empty || b.LastMoveWon() {
-			return fmt.Errorf("move %d (%v): %w", i+1, m, ErrIllegal)
+			return Ending{}, fmt.Errorf("move %d (%v): %w", i+1, m, ErrIllegal)
+		}
+		if rif && i%2 == 0 {
+			if k := b.Forbidden(m); k != engine.NotForbidden {
+				return Ending{Moves: i, Forbidden: k}, nil
+			}
 		}
 		b.Play(m, engine.Color(1+i%2))
 	}
-	b.Reset()
+	return Ending{Moves: len(moves)}, nil
+}
+
+// walk plays moves, checked, on a scratch board and calls fn at every
+// position: before move i for i < len(moves) (up to MaxPly), then the final
+// one (i = len(moves)).
+func (bd *Builder) walk(r engine.Rule, size int, moves []engine.Point, fn func(b *engine.Board, i int, k Key, sym int)) {
+	b, _ := bd.board(r, size) // check made it
 	if bd.MaxPly > 0 && len(moves) > bd.MaxPly {
 		moves = moves[:bd.MaxPly]
 	}
@@ -167,7 +194,6 @@ func (bd *Builder) replay(r engine.Rule, size int, moves []engine.Point,
 	}
 	k, sym := KeyOf(b)
 	fn(b, len(moves), k, sym)
-	return nil
 }
 
 // Merge adds every node of src to the builder, and src's contributions

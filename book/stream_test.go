@@ -40,7 +40,7 @@ func TestStreamedBuild(t *testing.T) {
 	whole := openBook(t, filepath.Join(t.TempDir(), "whole"))
 	bd := NewBuilder()
 	for _, g := range games {
-		if err := bd.AddGame(engine.Freestyle, 15, g, engine.Color(1+len(g)%2)); err != nil {
+		if _, err := bd.AddGame(engine.Freestyle, 15, g, engine.Color(1+len(g)%2)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,7 +61,7 @@ func TestStreamedBuild(t *testing.T) {
 		return w.Part(b)
 	}
 	for _, g := range games {
-		if err := sb.AddGame(engine.Freestyle, 15, g, engine.Color(1+len(g)%2)); err != nil {
+		if _, err := sb.AddGame(engine.Freestyle, 15, g, engine.Color(1+len(g)%2)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -82,7 +82,7 @@ func TestStreamedBuild(t *testing.T) {
 	ab := NewBuilder()
 	ab.FlushAt, ab.Sink = 100, w.Part
 	for _, g := range randomGames(100, 2) {
-		if err := ab.AddGame(engine.Freestyle, 15, g, engine.Black); err != nil {
+		if _, err := ab.AddGame(engine.Freestyle, 15, g, engine.Black); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -253,23 +253,18 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			if fatal != nil {
 				return nil
 			}
-			moves, winner := p.Moves, recordWinner(p, r)
-			k, kind, err := p.ForbiddenMove(r)
+			end, err := bd.AddGame(r, p.Size, p.Moves, recordWinner(p, r))
 			if err != nil {
-				return err
-			}
-			if k >= 0 {
-				// the game ends with black's forbidden move, won by white
-				// (RIF): the move is not a book move
-				fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: black's move %d %v is forbidden (%s): counted as a white win there\n",
-					p.Label(), k+1, p.Moves[k], kind)
-				moves, winner = moves[:k], engine.White
-			}
-			if err := bd.AddGame(r, p.Size, moves, winner); err != nil {
 				if fatal != nil {
 					return nil
 				}
 				return err
+			}
+			if end.Forbidden != engine.NotForbidden {
+				// the game ended with black's forbidden move, won by white
+				// (RIF): the move is not a book move
+				fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: black's move %d %v is forbidden (%s): counted as a white win there\n",
+					p.Label(), end.Moves+1, p.Moves[end.Moves], end.Forbidden)
 			}
 			added++
 			return nil
@@ -391,16 +386,12 @@ func addAnalysis(ctx context.Context, bd *book.Builder, cl *claims, line []byte,
 			winner = c
 		}
 	}
-	k, _, err := (&positions.Position{Size: a.Size, Moves: moves}).ForbiddenMove(r)
+	// black's forbidden move ends a renju game there (AddGame's Ending)
+	end, err := bd.AddGame(r, a.Size, moves, winner)
 	if err != nil {
-		return fmt.Errorf("%w: %v", book.ErrIllegal, err)
-	}
-	if k >= 0 {
-		moves, winner = moves[:k], engine.White
-	}
-	if err := bd.AddGame(r, a.Size, moves, winner); err != nil {
 		return err
 	}
+	moves = moves[:end.Moves]
 	var b *engine.Board
 	for i, p := range a.Plies[:len(moves)] {
 		if p.ForcedWin == nil {

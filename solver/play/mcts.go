@@ -170,6 +170,10 @@ type SearchReport struct {
 // ErrNoMoves: the side to move has no legal move (a full board).
 var ErrNoMoves = errors.New("no legal move")
 
+// mctsPVEvery is the least time between two progress reports of MCTS
+// that carry its best line (Progress.PV).
+const mctsPVEvery = 200 * time.Millisecond
+
 // mctsMaxNodeBytes is the memory charged per tree node for the limit.
 const mctsMaxNodeBytes = 160
 
@@ -215,6 +219,7 @@ func (m *MCTS) Search(ctx context.Context, b *engine.Board, c engine.Color, lim 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			lastPV := -mctsPVEvery
 			for i := 0; ; i++ {
 				if i&63 == 0 {
 					if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
@@ -222,8 +227,13 @@ func (m *MCTS) Search(ctx context.Context, b *engine.Board, c engine.Color, lim 
 					}
 					if t == 0 && progress != nil && i&1023 == 0 {
 						pg := solver.Progress{Nodes: playouts.Load(), Elapsed: time.Since(start)}
-						if r := m.report(1); len(r.Moves) > 0 {
-							pg.PV, pg.Value = r.Moves[0].PV, r.Moves[0].Value
+						// the best line takes the tree's lock and a sort of
+						// the root's children: a few times a second at most
+						if pg.Elapsed-lastPV >= mctsPVEvery {
+							lastPV = pg.Elapsed
+							if r := m.report(1); len(r.Moves) > 0 {
+								pg.PV, pg.Value = r.Moves[0].PV, r.Moves[0].Value
+							}
 						}
 						progress(pg)
 					}

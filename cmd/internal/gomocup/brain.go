@@ -98,10 +98,6 @@ type brainMove struct {
 // is doing (see think).
 const brainSafety = 40 * time.Millisecond
 
-// infoEvery is the least time between two MESSAGE lines of an MCTS
-// search's progress (alpha-beta's come once per completed depth).
-const infoEvery = 250 * time.Millisecond
-
 // endGrace is how long a search cancelled by END or the end of the input
 // is waited for, for what it has found (a book move, the best move so
 // far), before the brain answers without it.
@@ -671,13 +667,10 @@ func (br *Brain) thinkOn(ctx context.Context, b *engine.Board, me engine.Color, 
 		Time: max(turn-brainSafety-waited, 5*time.Millisecond)}
 	// the search's reports become MESSAGE lines while this turn lasts
 	gen := br.thinkGen.Add(1)
-	var lastInfo time.Time
 	req.Info = func(in Info) {
-		if br.thinkGen.Load() != gen || len(in.PV) == 0 || time.Since(lastInfo) < infoEvery && in.Depth == 0 {
-			return
+		if br.thinkGen.Load() == gen && len(in.PV) > 0 {
+			br.say("MESSAGE %s", in.message(br.size))
 		}
-		lastInfo = time.Now()
-		br.say("MESSAGE %s", in.message(br.size))
 	}
 	defer br.thinkGen.Add(1) // a search that outlives its turn says no more
 	result := make(chan Reply, 1)

@@ -39,8 +39,9 @@ type Request struct {
 	// MultiPV is the number of best moves wanted, at least 1.
 	MultiPV int
 	// Info, when not nil, takes the search's reports while it runs (the
-	// brain writes them as MESSAGE lines, as Rapfi does for Yixin-Board);
-	// it may be called from any goroutine, and returns at once.
+	// brain writes those with a PV as MESSAGE lines, as Rapfi does for
+	// Yixin-Board: the engine sends one per completed depth, or a few a
+	// second); it may be called from any goroutine, and returns at once.
 	Info func(Info)
 }
 
