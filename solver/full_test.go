@@ -2,29 +2,22 @@ package solver
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"gomoku/engine"
+	"gomoku/positions/datatest"
+	"gomoku/solver/internal/cases"
 )
 
-// oneEmptyBoard is a 5x5 freestyle board with no five and one empty cell,
-// e5: whoever fills it, the game is a draw.
+// oneEmptyBoard is testdata/games/drawn-5x5.txt: a 5x5 freestyle board
+// with no five and one empty cell, e5; whoever fills it, the game is a draw.
 func oneEmptyBoard(t *testing.T) *engine.Board {
 	t.Helper()
-	rows := []string{"xoxo.", "xoxox", "oxoxo", "oxoxo", "xoxox"}
-	b, err := engine.NewBoard(5, engine.Freestyle)
+	ps := cases.Load(t, filepath.Join(datatest.Local(t), "games", "drawn-5x5.txt"))
+	b, err := ps[0].Board(ps[0].Rule)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for i, row := range rows {
-		for x, ch := range row {
-			c := map[rune]engine.Color{'x': engine.Black, 'o': engine.White}[ch]
-			if c != engine.Empty {
-				if err := b.Put(engine.PointAt(x, 4-i), c); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
 	}
 	return b
 }

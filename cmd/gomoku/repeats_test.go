@@ -11,27 +11,6 @@ import (
 	"gomoku/positions/datatest"
 )
 
-// copyTree copies the files of directory src into dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestBookMergeRepeats: a shard merged twice, with a copy of itself, or
 // into a book that holds it already is refused (exit 2): its games would
 // be counted twice. Before, `book merge --book M S S` doubled every count
@@ -49,7 +28,9 @@ func TestBookMergeRepeats(t *testing.T) {
 		}
 	}
 	s1copy := filepath.Join(dir, "s1copy")
-	copyTree(t, s1, s1copy)
+	if err := os.CopyFS(s1copy, os.DirFS(s1)); err != nil {
+		t.Fatal(err)
+	}
 	for _, srcs := range [][]string{{s1, s1}, {s1, s1copy}} {
 		code, _, errOut := gomoku(t, "", append([]string{"book", "merge", "--book", filepath.Join(dir, "x")}, srcs...)...)
 		if code != exitUsage || !strings.Contains(errOut, "already counted") {
@@ -72,7 +53,9 @@ func TestBookMergeRepeats(t *testing.T) {
 // reported every bad record (issue 56, items 4, 7 and 19).
 func TestSummarizeRepeats(t *testing.T) {
 	dir := t.TempDir()
-	copyTree(t, filepath.Join(datatest.Local(t), "games"), dir)
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(datatest.Local(t), "games"))); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "bad.txt"), []byte("h8 z99\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,31 +2,24 @@ package play
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"gomoku/engine"
+	"gomoku/positions/datatest"
 	"gomoku/solver"
+	"gomoku/solver/internal/cases"
 )
 
-// TestFullBoardDraw: with one empty cell and no five to be made, MCTS and
+// TestFullBoardDraw: on testdata/games/drawn-5x5.txt, with one empty cell and no five to be made, MCTS and
 // alpha-beta value the move 0.5, and no search claims a win or a loss.
 // MCTS used to read the full board as a loss for the side to move there,
 // and best printed "e5 value 1.000, proven win".
 func TestFullBoardDraw(t *testing.T) {
-	rows := []string{"xoxo.", "xoxox", "oxoxo", "oxoxo", "xoxox"}
-	b, err := engine.NewBoard(5, engine.Freestyle)
+	ps := cases.Load(t, filepath.Join(datatest.Local(t), "games", "drawn-5x5.txt"))
+	b, err := ps[0].Board(ps[0].Rule)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for i, row := range rows {
-		for x, ch := range row {
-			c := map[rune]engine.Color{'x': engine.Black, 'o': engine.White}[ch]
-			if c != engine.Empty {
-				if err := b.Put(engine.PointAt(x, 4-i), c); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
 	}
 	searchers := map[string]Searcher{"mcts": NewMCTS(1), "ab": NewAlphaBeta(1)}
 	for name, sr := range searchers {

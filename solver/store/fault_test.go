@@ -42,27 +42,6 @@ func faultDB(t *testing.T, n int) string {
 func faultKey(i int) []byte   { return fmt.Appendf(nil, "\x01key%06d", i) }
 func faultValue(i int) []byte { return bytes.Repeat([]byte{byte(i), byte(i >> 8)}, 20) }
 
-// copyDir copies the files of src into a new directory dst.
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestFaultInjection damages one file of a database 200 times (a flipped
 // bit, a truncation, a run of zeros, in any of badger's files) and opens
 // and reads it read-only and read-write each time. No damage may panic
@@ -81,7 +60,9 @@ func TestFaultInjection(t *testing.T) {
 	counts := map[string]int{}
 	for i := range 200 {
 		dir := filepath.Join(root, fmt.Sprint(i))
-		copyDir(t, clean, dir)
+		if err := os.CopyFS(dir, os.DirFS(clean)); err != nil {
+			t.Fatal(err)
+		}
 		entries, _ := os.ReadDir(dir)
 		var files []string
 		for _, e := range entries {
