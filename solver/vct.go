@@ -772,7 +772,8 @@ func (r *vctRun) expand(or bool, d int) (moves []engine.Point, pn, dn uint32, be
 		}
 		return moves, 1, 1, engine.NoPoint, 0
 	}
-	switch moves, state := r.defences(d); state {
+	moves, state := r.defences(d)
+	switch state {
 	case andWon:
 		return proven(engine.NoPoint, 0)
 	case andLost:
@@ -780,9 +781,16 @@ func (r *vctRun) expand(or bool, d int) (moves []engine.Point, pn, dn uint32, be
 	case andStopped:
 		r.stop = true
 		return nil, 1, 1, engine.NoPoint, 0
-	default:
-		return moves, 1, 1, engine.NoPoint, 0
 	}
+	if len(moves) == 0 {
+		// an open node with nothing to answer: a defender with no legal
+		// move and no threat against it (AllMoves), on a full board, a
+		// draw, or renju's black with only forbidden cells, who may pass
+		// (RIF). The attacker's move proved nothing. (Returned as an open
+		// node without moves, it was searched again for ever.)
+		return disproven()
+	}
+	return moves, 1, 1, engine.NoPoint, 0
 }
 
 // buf returns a reusable move buffer for the given recursion slot.

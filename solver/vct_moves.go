@@ -564,16 +564,9 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 		return nil, andStopped
 	}
 	if !ok {
-		// no threat (AllMoves): every legal defender move must be answered.
-		// A defender with none is on a full board, a draw, or is renju's
-		// black with only forbidden cells left, who may pass (RIF): either
-		// way the attacker's move proved nothing, so the node is disproven
-		// (an empty list would be read as "nothing to answer" and looped on).
-		moves := r.legalMoves(r.def)
-		if len(moves) == 0 {
-			return nil, andLost
-		}
-		return r.orderDefences(moves), andOpen
+		// no threat (AllMoves): every legal defender move must be answered
+		// (none: expand disproves the node)
+		return r.orderDefences(r.legalMoves(r.def)), andOpen
 	}
 	// legal ones only, ordered first, so that the defences confirmed are the
 	// ones the search tries first (found is r.vcf's buffer, read here
