@@ -81,12 +81,17 @@ type Puzzle struct {
 	Note    string
 }
 
-// Label returns a short name for the position: its ID, or "source#index".
+// Label returns a short name for the position: its ID, or "source#index"
+// ("stdin#index" for standard input).
 func (p *Position) Label() string {
 	if p.ID != "" {
 		return p.ID
 	}
-	return fmt.Sprintf("%s#%d", p.Source, p.Index)
+	src := p.Source
+	if src == "-" {
+		src = "stdin" // not "-#0"
+	}
+	return fmt.Sprintf("%s#%d", src, p.Index)
 }
 
 // Board sets the position up on a new board under rule r. With a move order

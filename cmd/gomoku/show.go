@@ -87,8 +87,5 @@ func shortLabel(p *positions.Position) string {
 	if p.ID != "" {
 		return p.ID
 	}
-	if p.Source == "-" {
-		return fmt.Sprintf("standard input, record %d", p.Index+1)
-	}
-	return fmt.Sprintf("%s#%d", filepath.Base(p.Source), p.Index)
+	return filepath.Base(p.Label())
 }
