@@ -10,11 +10,11 @@ import (
 	"gomoku/solver/internal/cases"
 )
 
-// oneEmptyBoard is testdata/games/drawn-5x5.txt: a 5x5 freestyle board
+// oneEmptyBoard is testdata/positions/drawn-5x5.txt: a 5x5 freestyle board
 // with no five and one empty cell, e5; whoever fills it, the game is a draw.
 func oneEmptyBoard(t *testing.T) *engine.Board {
 	t.Helper()
-	ps := cases.Load(t, filepath.Join(datatest.Local(t), "games", "drawn-5x5.txt"))
+	ps := cases.Load(t, filepath.Join(datatest.Local(t), "positions", "drawn-5x5.txt"))
 	b, err := ps[0].Board(ps[0].Rule)
 	if err != nil {
 		t.Fatal(err)

@@ -11,12 +11,12 @@ import (
 	"gomoku/solver/internal/cases"
 )
 
-// TestFullBoardDraw: on testdata/games/drawn-5x5.txt, with one empty cell and no five to be made, MCTS and
+// TestFullBoardDraw: on testdata/positions/drawn-5x5.txt, with one empty cell and no five to be made, MCTS and
 // alpha-beta value the move 0.5, and no search claims a win or a loss.
 // MCTS used to read the full board as a loss for the side to move there,
 // and best printed "e5 value 1.000, proven win".
 func TestFullBoardDraw(t *testing.T) {
-	ps := cases.Load(t, filepath.Join(datatest.Local(t), "games", "drawn-5x5.txt"))
+	ps := cases.Load(t, filepath.Join(datatest.Local(t), "positions", "drawn-5x5.txt"))
 	b, err := ps[0].Board(ps[0].Rule)
 	if err != nil {
 		t.Fatal(err)
