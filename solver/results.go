@@ -44,7 +44,8 @@ import (
 //
 // Values:
 //
-//	byte 0      storeValueVersion (2; version 1 lacked byte 10)
+//	byte 0      storeValueVersion (3; version 1 lacked byte 10, version 2
+//	            the pass bit)
 //	byte 1      status: 1 win, 2 no-win
 //	byte 2      line end (proof.End) of a win
 //	byte 3      flags: bit 0 the line is proven shortest
@@ -54,7 +55,9 @@ import (
 //	            a no-win was searched at (0: a VCF)
 //	...         the proof, in the canonical orientation, preorder: per
 //	            attacker node its move (2 bytes, engine.Point) and its number
-//	            of defences (uvarint), then per defence its move and node
+//	            of defences times two, plus one if it has a pass proof
+//	            (uvarint; version 2: the number alone), then per defence its
+//	            move and node, then the pass proof's node
 //	last 4      CRC-32 (IEEE) of everything before
 type Store struct {
 	db *store.DB
@@ -70,7 +73,7 @@ var ErrStoreCorrupt = errors.New("corrupt store entry")
 
 const (
 	storeKeyVersion   = 1
-	storeValueVersion = 2
+	storeValueVersion = 3
 	// storeFlushEvery is how many results are batched before a flush.
 	storeFlushEvery = 64
 	storeMemLimit   = 1 << 16
@@ -193,10 +196,17 @@ func (e storeEntry) encode() []byte {
 	var enc func(n *proof.Node)
 	enc = func(n *proof.Node) {
 		out = binary.LittleEndian.AppendUint16(out, uint16(n.Move))
-		out = binary.AppendUvarint(out, uint64(len(n.Defences)))
+		k := uint64(len(n.Defences)) << 1
+		if n.Pass != nil {
+			k |= 1
+		}
+		out = binary.AppendUvarint(out, k)
 		for _, d := range n.Defences {
 			out = binary.LittleEndian.AppendUint16(out, uint16(d.Move))
 			enc(d.Answer)
+		}
+		if n.Pass != nil {
+			enc(n.Pass)
 		}
 	}
 	if e.proof != nil {
@@ -234,6 +244,10 @@ func decodeEntry(v []byte) (storeEntry, error) {
 		n := &proof.Node{Move: engine.Point(binary.LittleEndian.Uint16(rest))}
 		rest = rest[2:]
 		k, w := binary.Uvarint(rest)
+		pass := false
+		if v[0] >= 3 {
+			k, pass = k>>1, k&1 != 0
+		}
 		if w <= 0 || k > uint64(len(rest)) {
 			bad = true
 			return nil
@@ -247,6 +261,9 @@ func decodeEntry(v []byte) (storeEntry, error) {
 			m := engine.Point(binary.LittleEndian.Uint16(rest))
 			rest = rest[2:]
 			n.Defences = append(n.Defences, proof.Defence{Move: m, Answer: dec(depth + 1)})
+		}
+		if pass && !bad {
+			n.Pass = dec(depth + 1)
 		}
 		return n
 	}

@@ -117,6 +117,10 @@ type Solver struct {
 	// interleaves, and on lfz084's VCT books at 10 s each it solved fewer
 	// (501 and 502 within the time, against 504 without, 2026-11-25).
 	ShareSolved bool
+	// PassThreats turns on the threats of order 3 in ModeWin's search
+	// over all moves (VCT.PassThreats). A proof whose pass proofs fail the
+	// check is never reported: the search then runs again without them.
+	PassThreats bool
 
 	mib     int          // memory of all VCT tables, MiB
 	vcts    []*VCT       // per portfolio slot, each with vctsMiB (see vct)
@@ -294,9 +298,24 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	}
 	// the portfolio's first searcher, its table at the share it had there
 	v := s.vct(1, len(s.vcts))
-	v.ThreatLimit, v.AllMoves = tmax, true
+	v.ThreatLimit, v.AllMoves, v.PassThreats = tmax, true, s.PassThreats
 	r, proof, err := v.Prove(ctx, pr, sub, progress)
-	v.AllMoves = false
+	var replay *ReplayError
+	if v.PassThreats && errors.As(err, &replay) {
+		// a pass proof's zone the search computed too small (the check
+		// replays the pass proof under every move left out): nothing is
+		// claimed, and the search runs again answering every move, with
+		// what is left
+		nodes += r.Nodes
+		if sub, stopped = remaining(lim, start, nodes); stopped != "" {
+			v.AllMoves, v.PassThreats = false, false
+			return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes,
+				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
+		}
+		v.PassThreats = false
+		r, proof, err = v.Prove(ctx, pr, sub, progress)
+	}
+	v.AllMoves, v.PassThreats = false, false
 	if err != nil {
 		return Answer{}, err
 	}
@@ -763,11 +782,11 @@ func foursOnly(pr Problem, line []engine.Point) bool {
 // isChain reports whether a proof tree is a single line.
 func isChain(n *proof.Node) bool {
 	for ; n != nil; n = n.Defences[0].Answer {
+		if n.Pass != nil || len(n.Defences) > 1 {
+			return false
+		}
 		if len(n.Defences) == 0 {
 			return true
-		}
-		if len(n.Defences) > 1 {
-			return false
 		}
 	}
 	return true
@@ -783,6 +802,7 @@ func transformTree(n *proof.Node, k, size int) *proof.Node {
 		out.Defences = append(out.Defences, proof.Defence{Move: engine.Transform(d.Move, k, size),
 			Answer: transformTree(d.Answer, k, size)})
 	}
+	out.Pass = transformTree(n.Pass, k, size)
 	return out
 }
 

@@ -95,6 +95,16 @@ type VCT struct {
 	// nothing, and after such a move every legal defender move must be
 	// answered. Disproofs then cover the whole game tree within the limit.
 	AllMoves bool
+	// PassThreats, with AllMoves, tests each quiet move that threatens no
+	// VCF as a threat of order 3 (passthreat.go): if a defender pass loses
+	// to a VCT, only the pass proof's relevance zone is answered move by
+	// move. Freestyle and standard only.
+	PassThreats bool
+	// passer is the pass searches' own VCT (its tables passMiB), kept
+	// between searches.
+	passer *VCT
+	// passThreats counts the last search's threats of order 3.
+	passThreats int64
 	// noSimulation turns simulation off (tests compare the two);
 	// simulated counts the children the last search proved by simulation.
 	noSimulation bool
@@ -295,6 +305,14 @@ type vctRun struct {
 	shared     *sharedTable // VCT.shared, nil under AllMoves
 	sharedHits int64        // nodes answered from shared
 	reprove    uint64       // a node key mid searches without asking shared (extract)
+	// threats of order 3 (passthreat.go), under AllMoves with
+	// VCT.PassThreats: passThreats counts the pass proofs found (-1: off),
+	// passProofs holds them by defender node cache key, passSearched counts
+	// the pass searches' nodes, passer is the pass searcher
+	passThreats  int64
+	passProofs   map[uint64]*proof.Node
+	passSearched int64
+	passer       *VCT
 }
 
 // nodeSalt and depthSalt separate the keys of attacker nodes, defender nodes
@@ -411,7 +429,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		}
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
-	v.simulated, v.sharedHits = r.simulated, r.sharedHits
+	v.simulated, v.sharedHits, v.passThreats = r.simulated, r.sharedHits, r.passThreats
 	if tree != nil {
 		check := time.Now()
 		_, err := proof.VerifyOn(ctx, tree, pr.Board)
@@ -465,6 +483,13 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *Budget) *vctRun {
 		}
 		r.vcf = newVCFRun(b, att, vcf, bu)
 		r.dvcf = newVCFRun(b, def, v.dvcf, bu)
+	}
+	r.passThreats = -1
+	if v.AllMoves && v.PassThreats {
+		if v.passer == nil {
+			v.passer = NewVCT(passMiB)
+		}
+		r.passThreats, r.passer = 0, v.passer
 	}
 	v.run = r
 	// one cached node per 16 table slots: the expensive nodes are the few

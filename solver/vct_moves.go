@@ -532,19 +532,22 @@ func (r *vctRun) defences(d int) ([]engine.Point, int) {
 	if moves, state, ok := r.cache.get(key); ok {
 		return moves, state
 	}
-	moves, state := r.quietDefences(min(r.threat, d))
+	moves, state := r.quietDefences(key, d, min(r.threat, d))
 	if state != andStopped {
 		r.cache.put(key, moves, state)
 	}
 	return moves, state
 }
 
-// quietDefences handles a defender node after a quiet attacker move: the
-// move must threaten a VCF of at most k moves, and the defences are the
-// legal defender moves that leave no such VCF. Once testedDefences of the
-// candidates are confirmed, the rest are kept without a test, so the list
-// is a superset of the defences (see testedDefences).
-func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
+// quietDefences handles a defender node after a quiet attacker move (key
+// its cache key, d attacker moves left): the move must threaten a VCF of at
+// most k moves, and the defences are the legal defender moves that leave no
+// such VCF. Once testedDefences of the candidates are confirmed, the rest
+// are kept without a test, so the list is a superset of the defences (see
+// testedDefences). Under AllMoves a move that threatens no VCF may still be
+// a threat of order 3 (passDefences); otherwise every legal defender move
+// is a defence.
+func (r *vctRun) quietDefences(key uint64, d, k int) ([]engine.Point, int) {
 	b := r.b
 	found, _, ok := r.vcf.find(k)
 	if !ok && r.vcf.stop {
@@ -564,6 +567,14 @@ func (r *vctRun) quietDefences(k int) ([]engine.Point, int) {
 		return nil, andStopped
 	}
 	if !ok {
+		if r.passThreats >= 0 {
+			if zone, ok := r.passDefences(key, d); ok {
+				return zone, andOpen
+			}
+			if r.stop {
+				return nil, andStopped
+			}
+		}
 		// no threat (AllMoves): every legal defender move must be answered
 		// (none: expand disproves the node)
 		return r.orderDefences(r.legalMoves(r.def)), andOpen

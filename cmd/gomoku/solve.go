@@ -45,6 +45,8 @@ func solveCommand(stdin io.Reader) *cli.Command {
 				Usage: "in-memory transposition tables, MiB"},
 			&cli.BoolFlag{Name: "shortest", Value: true,
 				Usage: "vcf: prove the line shortest by searching every shorter limit after a win (--shortest=false: the first line found)"},
+			&cli.BoolFlag{Name: "pass-threats",
+				Usage: "win, experimental: after a quiet move that threatens no VCF, try whether a defender pass loses to a VCT (a threat of order 3); if so, answer one by one only the moves that can change that VCT, the others by the VCT itself (off: every move answered)"},
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
 				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
 			&cli.StringFlag{Name: "proof", Usage: "write the proof tree of each win to `FILE` (JSON Lines, one proof per line)"},
@@ -126,6 +128,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		}
 		slv := solver.NewSolver(c.Int("memory"))
 		slv.VCF.Shortest = c.Bool("shortest")
+		slv.PassThreats = c.Bool("pass-threats")
 		if dir := c.String("tt"); dir != "" {
 			st, err := solver.OpenStore(dir, store.Options{})
 			if err != nil {

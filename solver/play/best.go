@@ -499,7 +499,7 @@ func defences(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.C
 }
 
 // markTree sets in[p] for every cell p that a move of the proof tree below
-// n takes, the attacker's and the defender's.
+// n takes, the attacker's and the defender's, pass proofs included.
 func markTree(n *proof.Node, in []bool) {
 	if n == nil {
 		return
@@ -509,6 +509,7 @@ func markTree(n *proof.Node, in []bool) {
 		in[d.Move] = true
 		markTree(d.Answer, in)
 	}
+	markTree(n.Pass, in)
 }
 
 // resistanceNodes bounds each of resistance's VCF probes (nodes).

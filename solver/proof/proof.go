@@ -31,9 +31,19 @@ type Tree struct {
 // Node is an attacker move and the defences against it. A move that
 // wins at once (a five, two five-points, a forbidden block, or a threat no
 // defence stops) has no defences.
+//
+// Pass, if set, makes the move a threat of a higher order (Thomsen's
+// λ-search, 2000, section 3: a move after which a defender pass loses to a
+// search of the order below): it is the attacker's win, rooted at the
+// attacker's next move, that follows if the defender passes. The listed
+// defences are then the moves of the pass proof's relevance zone that must
+// be answered one by one, and every other legal defender move is answered
+// by Pass itself, replayed with that stone on the board: Verify checks
+// each. Pass is set on quiet moves only (not on a four or a winning move).
 type Node struct {
 	Move     engine.Point
 	Defences []Defence
+	Pass     *Node
 }
 
 // Defence is a defender move and the attacker's answer to it.
@@ -56,14 +66,14 @@ func (n *Node) Len() int {
 	for _, d := range n.Defences {
 		s += 1 + d.Answer.Len()
 	}
-	return s
+	return s + n.Pass.Len()
 }
 
 // RequiredDepth returns the fewest attacker moves the proof needs: the
 // attacker-move limit under which Verify accepts it. Along each branch
 // it counts the listed moves and, after a quiet threat (a move that is not
 // a four and does not win at once), the ThreatLimit moves of the VCF that
-// answers the defences left unlisted. It replays the tree on the proof's
+// answers the defences left unlisted, or the depth of its pass proof. It replays the tree on the proof's
 // board; a proof that does not set up counts 0.
 func (p *Tree) RequiredDepth() int {
 	b, err := p.scratch()
@@ -80,6 +90,9 @@ func (p *Tree) RequiredDepth() int {
 		fives := b.Count(att, engine.FivePoints)
 		if !b.LastMoveWon() && fives == 0 {
 			best = max(1, p.ThreatLimit) // a quiet threat
+			if n.Pass != nil {
+				best = req(n.Pass) // the defences left unlisted replay it
+			}
 		}
 		for _, d := range n.Defences {
 			b.Play(d.Move, att.Opponent())
@@ -244,6 +257,7 @@ type proofJSON struct {
 type nodeJSON struct {
 	Move     string        `json:"move"`
 	Defences []defenceJSON `json:"defences,omitempty"`
+	Pass     *nodeJSON     `json:"pass,omitempty"`
 }
 
 type defenceJSON struct {
@@ -260,13 +274,17 @@ const (
 // MarshalJSON writes the proof in its file form: {"format":
 // "gomoku-proof", "version": 1, "rule", "size", "black", "white", "to_move",
 // "attacker", "limit", "threat_limit", "nodes", "root": {"move", "defences":
-// [{"move", "answer": {...}}]}}.
+// [{"move", "answer": {...}}], "pass": {...}}}; "pass" (Node.Pass) only on
+// a threat of a higher order.
 func (p *Tree) MarshalJSON() ([]byte, error) {
 	var conv func(n *Node) *nodeJSON
 	conv = func(n *Node) *nodeJSON {
 		j := &nodeJSON{Move: n.Move.String()}
 		for _, d := range n.Defences {
 			j.Defences = append(j.Defences, defenceJSON{Move: d.Move.String(), Answer: conv(d.Answer)})
+		}
+		if n.Pass != nil {
+			j.Pass = conv(n.Pass)
 		}
 		return j
 	}
@@ -357,6 +375,11 @@ func (p *Tree) UnmarshalJSON(data []byte) error {
 				return nil, err
 			}
 			n.Defences = append(n.Defences, Defence{Move: dm, Answer: a})
+		}
+		if j.Pass != nil {
+			if n.Pass, err = conv(j.Pass, depth+1); err != nil {
+				return nil, err
+			}
 		}
 		return n, nil
 	}
