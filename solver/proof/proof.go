@@ -11,8 +11,9 @@ import (
 // Tree is a checkable proof that the attacker wins a position: a tree whose
 // attacker nodes hold one move and, under it, every defence that matters
 // with the attacker's answer. Defender moves not listed under a quiet threat
-// lose to the threatened VCF of at most ThreatLimit moves; Verify
-// checks that, and everything else, on a fresh board.
+// lose to the threatened VCF of at most ThreatLimit moves, or, under a
+// threat of a higher order, to its pass proof (Node.Pass); Verify checks
+// that, and everything else, on a fresh board.
 type Tree struct {
 	Rule           engine.Rule
 	Size           int
