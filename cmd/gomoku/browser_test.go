@@ -220,7 +220,14 @@ func TestReportInBrowser(t *testing.T) {
 	first, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS("#mistakes li a"), "data-move"))
 	must(err)
 	must(chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#mistakes li a"))))
-	if ply, _ := state(); !first.Exists || fmt.Sprint(atoi(first.Value)-1) != ply || !strings.Contains(text("#move"), first.Value+". ") {
+	// the link changes the page's hash, and the page follows in its
+	// hashchange handler, after the click has returned: wait for it
+	// (read at once, it raced under load: ply "28" with "3." shown)
+	want := fmt.Sprint(atoi(first.Value) - 1)
+	for deadline := time.Now().Add(5 * time.Second); text("#ply") != want && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if ply, _ := state(); !first.Exists || want != ply || !strings.Contains(text("#move"), first.Value+". ") {
 		t.Errorf("after a click on the mistake of move %q: after move %q, %q", first.Value, ply, text("#move"))
 	}
 	must(chromedp.Do(ctx, chromedp.Navigate("file://"+filepath.Join(dir, "001-004-0.html")+"#move=10"),
