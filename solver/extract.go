@@ -106,13 +106,15 @@ func (r *vctRun) extractDefences(m engine.Point, d int) (*proof.Node, error) {
 	default:
 		return nil, errors.New("proof extraction met an unproven defence")
 	}
-	if pass := r.passProofs[r.key(false, d)^uint64(r.threat)]; pass != nil && r.b.Count(r.att, engine.FivePoints) == 0 {
-		// a threat of order 3: the zone's moves are all listed (one that
-		// leaves a VCF is answered by it; left unlisted, the pass proof
-		// would have to answer it), the rest answered by the pass proof
-		n.Pass = pass
-	} else if r.b.Count(r.att, engine.FivePoints) == 0 {
-		defs = r.exactDefences(defs, d)
+	if r.b.Count(r.att, engine.FivePoints) == 0 {
+		if pass := r.passProofs[r.defenceKey(d)]; pass != nil {
+			// a threat of order 3: the zone's moves are all listed (one
+			// that leaves a VCF is answered by it; left unlisted, the pass
+			// proof would have to answer it), the rest by the pass proof
+			n.Pass = pass
+		} else {
+			defs = r.exactDefences(defs, d)
+		}
 	}
 	for _, e := range defs {
 		r.b.Play(e, r.def)

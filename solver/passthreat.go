@@ -76,7 +76,6 @@ func (r *vctRun) passDefences(key uint64, d int) ([]engine.Point, bool) {
 		}
 	}
 	r.vcf.nodes += pr.vcf.nodes
-	r.passSearched += pr.vcf.nodes
 	if r.bu.ctx.Err() != nil || !r.bu.deadline.IsZero() && bu.stopped == "time" {
 		r.stop = true
 		return nil, false
@@ -88,7 +87,6 @@ func (r *vctRun) passDefences(key uint64, d int) ([]engine.Point, bool) {
 		r.passProofs = map[uint64]*proof.Node{}
 	}
 	r.passProofs[key] = root
-	r.passThreats++
 	zone, ok := r.passZone(root)
 	if !ok {
 		return nil, false
@@ -123,24 +121,19 @@ func (r *vctRun) passDefences(key uint64, d int) ([]engine.Point, bool) {
 func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 	b := r.b
 	var zone [engine.NumCells]bool
-	// extra[p]: 1 for an attacker move of the proof or its lines, 2 for a
-	// defence (a cell can be both, in different branches)
-	var extra [engine.NumCells]uint8
+	// defended[p]: p is a defence of the proof, in some branch
+	var defended [engine.NumCells]bool
 	var moves []engine.Point
-	// stoppers marks the cells markStoppers finds for line (played from the
-	// board as it stands, the attacker first) and returns them, or false
+	// stoppers adds to the zone the cells where one defender stone may stop
+	// line (played from the board as it stands, the attacker first), and
+	// returns them, or false where markStoppers cannot bound them
 	stoppers := func(line []engine.Point) ([]engine.Point, bool) {
 		if r.markStoppers(line, r.att) {
 			return nil, false
 		}
-		var cells []engine.Point
-		for y := 0; y < b.Size(); y++ {
-			for x := 0; x < b.Size(); x++ {
-				if q := engine.PointAt(x, y); b.At(q) == engine.Empty && r.mark[q] == r.markGen {
-					cells = append(cells, q)
-					zone[q] = true
-				}
-			}
+		cells := r.markedCells(false, nil)
+		for _, q := range cells {
+			zone[q] = true
 		}
 		return cells, true
 	}
@@ -150,7 +143,7 @@ func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 			return true
 		}
 		moves = append(moves, n.Move)
-		zone[n.Move], extra[n.Move] = true, extra[n.Move]|1
+		zone[n.Move] = true
 		b.Play(n.Move, r.att)
 		defer b.Undo()
 		fives := b.Points(r.att, engine.FivePoints, nil)
@@ -164,7 +157,7 @@ func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 			if !ok {
 				return false
 			}
-			cells, ok := stoppers(append([]engine.Point(nil), line...))
+			cells, ok := stoppers(line)
 			if !ok {
 				return false
 			}
@@ -175,24 +168,17 @@ func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 				b.Play(e, r.def)
 				line, _, ok := r.vcf.find(r.threat)
 				if ok {
-					line = append([]engine.Point(nil), line...)
+					_, ok = stoppers(line)
 				}
 				b.Undo()
 				if !ok {
-					return false // a defence the proof does not list
-				}
-				zone[e] = true
-				b.Play(e, r.def)
-				_, ok = stoppers(line)
-				b.Undo()
-				if !ok {
-					return false
+					return false // a defence the proof does not list, or unbounded
 				}
 			}
 		}
 		for _, dfn := range n.Defences {
 			moves = append(moves, dfn.Move)
-			zone[dfn.Move], extra[dfn.Move] = true, extra[dfn.Move]|2
+			zone[dfn.Move], defended[dfn.Move] = true, true
 			b.Play(dfn.Move, r.def)
 			ok := walk(dfn.Answer)
 			b.Undo()
@@ -209,21 +195,21 @@ func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {
 			start := engine.PointAt(x, y)
-			for _, step := range engine.Dirs {
-				if !b.OnBoard(engine.Point(int(start) + 4*step)) {
+			for d, step := range engine.Dirs {
+				black, white, ok := b.WindowCounts(start, engine.Direction(d))
+				att, def := black, white
+				if r.att == engine.White {
+					att, def = white, black
+				}
+				if !ok || att > 0 {
 					continue
 				}
-				att, def := 0, 0
 				for i := 0; i < 5; i++ {
-					q := engine.Point(int(start) + i*step)
-					switch c := b.At(q); {
-					case c == r.att:
-						att++
-					case c == r.def || extra[q]&2 != 0:
+					if q := engine.Point(int(start) + i*step); b.At(q) == engine.Empty && defended[q] {
 						def++
 					}
 				}
-				if att == 0 && def >= 2 {
+				if def >= 2 {
 					for i := 0; i < 5; i++ {
 						zone[int(start)+i*step] = true
 					}
@@ -231,31 +217,18 @@ func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 			}
 		}
 	}
-	if b.Rule() == engine.Renju {
+	// in renju, the cells near the proof's moves (addLineCells' marks)
+	renju := b.Rule() == engine.Renju
+	if renju {
+		r.markGen++
 		for _, m := range moves {
-			for _, step := range engine.Dirs {
-				for _, sign := range [2]int{1, -1} {
-					for k := 1; k <= 5; k++ {
-						q := engine.Point(int(m) + sign*k*step)
-						if !b.OnBoard(q) {
-							break
-						}
-						zone[q] = true
-					}
-				}
-			}
+			r.addLineCells(m, 5)
 		}
 	}
 	var out []engine.Point
-	for y := 0; y < size; y++ {
-		for x := 0; x < size; x++ {
-			p := engine.PointAt(x, y)
-			if b.At(p) != engine.Empty || !b.Legal(r.def, p) {
-				continue
-			}
-			if zone[p] || b.Threat(r.def, p) >= engine.ThreatFour {
-				out = append(out, p)
-			}
+	for _, p := range r.legalMoves(r.def) {
+		if zone[p] || renju && r.mark[p] == r.markGen || b.Threat(r.def, p) >= engine.ThreatFour {
+			out = append(out, p)
 		}
 	}
 	return out, true
@@ -271,22 +244,14 @@ func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 func (r *vctRun) mayThreaten() bool {
 	b := r.b
 	m, _ := b.LastMove()
-	for _, step := range engine.Dirs {
-		for off := -4; off <= 0; off++ {
-			start := engine.Point(int(m) + off*step)
-			if !b.OnBoard(start) || !b.OnBoard(engine.Point(int(start)+4*step)) {
-				continue
+	for d, step := range engine.Dirs {
+		for off := 0; off <= 4; off++ {
+			black, white, ok := b.WindowCounts(engine.Point(int(m)-off*step), engine.Direction(d))
+			att, def := black, white
+			if r.att == engine.White {
+				att, def = white, black
 			}
-			att, def := 0, 0
-			for i := 0; i < 5; i++ {
-				switch b.At(engine.Point(int(start) + i*step)) {
-				case r.att:
-					att++
-				case r.def:
-					def++
-				}
-			}
-			if def == 0 && att >= 2 { // the move and one more
+			if ok && def == 0 && att >= 2 { // the move and one more
 				return true
 			}
 		}

@@ -306,13 +306,10 @@ type vctRun struct {
 	sharedHits int64        // nodes answered from shared
 	reprove    uint64       // a node key mid searches without asking shared (extract)
 	// threats of order 3 (passthreat.go), under AllMoves with
-	// VCT.PassThreats: passThreats counts the pass proofs found (-1: off),
-	// passProofs holds them by defender node cache key, passSearched counts
-	// the pass searches' nodes, passer is the pass searcher
-	passThreats  int64
-	passProofs   map[uint64]*proof.Node
-	passSearched int64
-	passer       *VCT
+	// VCT.PassThreats: passer is the pass searcher (nil: off), passProofs
+	// the pass proofs found, by defender node cache key
+	passer     *VCT
+	passProofs map[uint64]*proof.Node
 }
 
 // nodeSalt and depthSalt separate the keys of attacker nodes, defender nodes
@@ -429,7 +426,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		}
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
-	v.simulated, v.sharedHits, v.passThreats = r.simulated, r.sharedHits, r.passThreats
+	v.simulated, v.sharedHits = r.simulated, r.sharedHits
 	if tree != nil {
 		check := time.Now()
 		_, err := proof.VerifyOn(ctx, tree, pr.Board)
@@ -441,7 +438,9 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 				res.Status, res.Stopped, res.Line, res.End = StatusUnknown, "cancelled", nil, proof.EndNone
 				return res, nil, nil
 			}
-			return Result{}, nil, &ReplayError{Line: res.Line, Err: err}
+			// the nodes spent go with the error (Solver's search over all
+			// moves searches again within what is left)
+			return Result{Nodes: res.Nodes}, nil, &ReplayError{Line: res.Line, Err: err}
 		}
 		res.ProofNodes = tree.Len()
 	}
@@ -484,12 +483,11 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *Budget) *vctRun {
 		r.vcf = newVCFRun(b, att, vcf, bu)
 		r.dvcf = newVCFRun(b, def, v.dvcf, bu)
 	}
-	r.passThreats = -1
 	if v.AllMoves && v.PassThreats {
 		if v.passer == nil {
 			v.passer = NewVCT(passMiB)
 		}
-		r.passThreats, r.passer = 0, v.passer
+		r.passer = v.passer
 	}
 	v.run = r
 	// one cached node per 16 table slots: the expensive nodes are the few

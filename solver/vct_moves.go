@@ -528,7 +528,7 @@ func (r *vctRun) defences(d int) ([]engine.Point, int) {
 	if d <= 0 {
 		return nil, andLost
 	}
-	key := r.key(false, d) ^ uint64(r.threat)
+	key := r.defenceKey(d)
 	if moves, state, ok := r.cache.get(key); ok {
 		return moves, state
 	}
@@ -538,6 +538,11 @@ func (r *vctRun) defences(d int) ([]engine.Point, int) {
 	}
 	return moves, state
 }
+
+// defenceKey returns the defence cache's key of the defender node on the
+// board with d attacker moves left (the threat limit is part of it), also
+// the key of its pass proof (passDefences).
+func (r *vctRun) defenceKey(d int) uint64 { return r.key(false, d) ^ uint64(r.threat) }
 
 // quietDefences handles a defender node after a quiet attacker move (key
 // its cache key, d attacker moves left): the move must threaten a VCF of at
@@ -567,7 +572,7 @@ func (r *vctRun) quietDefences(key uint64, d, k int) ([]engine.Point, int) {
 		return nil, andStopped
 	}
 	if !ok {
-		if r.passThreats >= 0 {
+		if r.passer != nil {
 			if zone, ok := r.passDefences(key, d); ok {
 				return zone, andOpen
 			}
@@ -707,7 +712,12 @@ func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 // cell when it cannot bound them, appended to out. c is the attacker for the
 // defences of a threat.
 func (r *vctRun) defenceCandidates(line []engine.Point, c engine.Color, out []engine.Point) []engine.Point {
-	all := r.markStoppers(line, c)
+	return r.markedCells(r.markStoppers(line, c), out)
+}
+
+// markedCells appends to out the empty cells marked with the current
+// r.markGen, or every empty cell with all.
+func (r *vctRun) markedCells(all bool, out []engine.Point) []engine.Point {
 	b := r.b
 	n := b.Size()
 	for y := 0; y < n; y++ {

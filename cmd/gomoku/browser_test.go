@@ -224,9 +224,9 @@ func TestReportInBrowser(t *testing.T) {
 	// hashchange handler, after the click has returned: wait for it
 	// (read at once, it raced under load: ply "28" with "3." shown)
 	want := fmt.Sprint(atoi(first.Value) - 1)
-	for deadline := time.Now().Add(5 * time.Second); text("#ply") != want && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
+	// a timeout is reported by the check below
+	_, _ = chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf("document.querySelector('#ply').textContent === %q", want),
+		chromedp.WithPollingTimeout(5*time.Second)))
 	if ply, _ := state(); !first.Exists || want != ply || !strings.Contains(text("#move"), first.Value+". ") {
 		t.Errorf("after a click on the mistake of move %q: after move %q, %q", first.Value, ply, text("#move"))
 	}
