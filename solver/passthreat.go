@@ -91,6 +91,9 @@ func (r *vctRun) passDefences(key uint64, d int) ([]engine.Point, bool) {
 	if !ok {
 		return nil, false
 	}
+	if passZoneCut != nil {
+		zone = passZoneCut(zone, root)
+	}
 	return r.orderDefences(zone), true
 }
 
@@ -233,6 +236,10 @@ func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 	}
 	return out, true
 }
+
+// passZoneCut, when set (by tests only), edits each zone before it is used:
+// a zone made too small must cost a rejected proof, never a false claim.
+var passZoneCut func(zone []engine.Point, pass *proof.Node) []engine.Point
 
 // mayThreaten reports whether the attacker's last move (on the board, quiet)
 // lies in a line of five cells with no defender stone and at least one

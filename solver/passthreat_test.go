@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,4 +180,29 @@ func fiveNode(b *engine.Board, att engine.Color, n *proof.Node) *proof.Node {
 		}
 	}
 	return nil
+}
+
+// TestPassThreatZoneTooSmall: zones cut short of the pass proof's first
+// cell (the defender stone there leaves the pass proof unplayable) make
+// every proof with a pass proof fail its check; Solve then claims nothing
+// from that search and searches again answering every move, which proves
+// the win without pass proofs.
+func TestPassThreatZoneTooSmall(t *testing.T) {
+	pr := passThreatProblem(t)
+	passZoneCut = func(zone []engine.Point, pass *proof.Node) []engine.Point {
+		return slices.DeleteFunc(zone, func(p engine.Point) bool { return p == pass.Move })
+	}
+	defer func() { passZoneCut = nil }()
+	s := NewSolver(64)
+	s.PassThreats = true
+	a, err := s.Solve(context.Background(), pr, ModeWin, Limits{Nodes: 3_000_000}, nil)
+	if err != nil {
+		t.Fatalf("a rejected pass proof became an error: %v", err)
+	}
+	if a.Status != StatusWin || a.Proof == nil || passNode(a.Proof.Root) != nil {
+		t.Fatalf("status %v (stopped %q), want a win proven without pass proofs", a.Status, a.Stopped)
+	}
+	if _, err := proof.VerifyOn(context.Background(), a.Proof, pr.Board); err != nil {
+		t.Fatal(err)
+	}
 }
