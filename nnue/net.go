@@ -112,17 +112,23 @@ func New(r engine.Rule, seed uint64) *Net {
 }
 
 // bind points the tables and heads into Params.
-func (n *Net) bind() {
-	p := n.Params
+func (n *Net) bind() { n.tables, n.heads = Views(n.Params) }
+
+// Views returns views of a vector laid out as Net.Params (NumParams long):
+// the Tables, then black's and white's Heads. The trainer views its
+// gradients through it.
+func Views(p []float32) (Tables, [2]Head) {
 	take := func(k int) []float32 {
 		v := p[:k:k]
 		p = p[k:]
 		return v
 	}
-	n.tables = Tables{E: take(NumShapes * F), T: take(numThreatRows * F), B0: take(F)}
-	for s := range n.heads {
-		n.heads[s] = Head{W1: take(H * F), B1: take(H), W2: take(3 * H), B2: take(3), WP: take(F)}
+	t := Tables{E: take(NumShapes * F), T: take(numThreatRows * F), B0: take(F)}
+	var h [2]Head
+	for s := range h {
+		h[s] = Head{W1: take(H * F), B1: take(H), W2: take(3 * H), B2: take(3), WP: take(F)}
 	}
+	return t, h
 }
 
 // Tables returns the cell features' parameters.

@@ -1,0 +1,165 @@
+package train
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"gomoku/engine"
+	"gomoku/nnue"
+)
+
+func fixture(t testing.TB, name string, r engine.Rule) *Dataset {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, errs := ReadGames(name, data)
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	d, err := NewDataset(r, games, 5, HashBytes(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// sampleLoss is the loss of one sample as gradients computes it.
+func sampleLoss(w *worker, s sample, cfg Config) float64 {
+	w.d.load(s, w.b, float32(cfg.Lambda), &w.pos)
+	_, _, wdl := w.forward(&w.pos)
+	var l float64
+	for k := range wdl {
+		if w.pos.target[k] > 0 {
+			l -= float64(w.pos.target[k]) * math.Log(float64(wdl[k]))
+		}
+	}
+	if w.pos.move >= 0 {
+		w.policy()
+		l -= cfg.PolicyWeight * math.Log(float64(w.lg[w.pos.move]))
+	}
+	return l
+}
+
+// TestGradients compares the backward pass with finite differences of the
+// loss on parameters of every group that the samples touch.
+func TestGradients(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		r    engine.Rule
+	}{{"selfplay-freestyle.jsonl", engine.Freestyle}, {"selfplay-renju.jsonl", engine.Renju}} {
+		d := fixture(t, tc.file, tc.r)
+		n := nnue.New(tc.r, 3)
+		rng := rand.New(rand.NewPCG(1, 2))
+		for i := range n.Params { // away from the initial flat start
+			n.Params[i] += float32(rng.NormFloat64() * 0.1)
+		}
+		cfg := DefaultConfig()
+		w := newWorker(n, d)
+		batch := []sample{d.Train[3], d.Train[40], d.Train[len(d.Train)/2]}
+		w.gradients(batch, cfg)
+		var idx []int
+		for i, g := range w.grad {
+			if g != 0 {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) < 1000 {
+			t.Fatalf("%v: only %d parameters have a gradient", tc.r, len(idx))
+		}
+		agree, checked := 0, 0
+		for k := 0; k < 300; k++ {
+			i := idx[rng.IntN(len(idx))]
+			old := n.Params[i]
+			const eps = 1e-3
+			loss := func(x float32) float64 {
+				n.Params[i] = x
+				var l float64
+				for _, s := range batch {
+					l += sampleLoss(w, s, cfg)
+				}
+				return l
+			}
+			num := (loss(old+eps) - loss(old-eps)) / (2 * eps)
+			n.Params[i] = old
+			checked++
+			if math.Abs(num-float64(w.grad[i])) <= 2e-3+0.05*math.Abs(num) {
+				agree++
+			}
+		}
+		if agree < checked*9/10 {
+			t.Errorf("%v: %d of %d gradients agree with finite differences", tc.r, agree, checked)
+		}
+	}
+}
+
+// TestTrainLowersValidationLoss trains on the freestyle fixture for a few
+// epochs: the validation loss must fall below the untrained network's and
+// the policy must find the played move far more often than chance.
+func TestTrainLowersValidationLoss(t *testing.T) {
+	d := fixture(t, "selfplay-freestyle.jsonl", engine.Freestyle)
+	n := nnue.New(engine.Freestyle, 1)
+	cfg := DefaultConfig()
+	cfg.Epochs, cfg.Patience = 4, 4
+	before := evaluate(n, d, []*worker{newWorker(n, d)}, cfg)
+	rep, err := Train(context.Background(), n, d, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := rep.Epochs[rep.Best]
+	t.Logf("%d train, %d validation samples; loss %.4f -> %.4f, policy top-1 %.3f -> %.3f, calibration %.3f -> %.3f",
+		d.NumTrain(), d.NumVal(), before.Loss, after.Loss, before.PolicyTop1, after.PolicyTop1, before.Calibration, after.Calibration)
+	if after.Loss > before.Loss-0.1 {
+		t.Errorf("validation loss %.4f -> %.4f: training did not lower it", before.Loss, after.Loss)
+	}
+	if after.PolicyTop1 < 0.15 {
+		t.Errorf("policy top-1 %.3f after training", after.PolicyTop1)
+	}
+	if n.Samples != int64(d.NumTrain()) || n.DataHash != d.Hash {
+		t.Errorf("the network does not record its data")
+	}
+}
+
+// TestReadGamesErrors: a bad line is named with its line and column and
+// skipped; the others are read.
+func TestReadGamesErrors(t *testing.T) {
+	data := `{"rule":"freestyle","size":15,"moves":["h8","i9"],"values":[0.5,0.5],"result":"black","opening":2}
+{"rule":"freestyle","size":15,"moves":["h8","z9"],"values":[],"result":"black","opening":0}
+{"rule":"freestyle","size":15,"moves":["h8"],"values":[1.5],"result":"white","opening":0}
+{"rule":"freestyle","size":15,"moves":"h8"}
+not json
+{"rule":"chess","size":15,"moves":[],"values":[],"result":"black","opening":0}
+{"rule":"renju","size":15,"moves":["h8"],"values":[0.5],"result":"draw","opening":1}
+`
+	games, errs := ReadGames("g.jsonl", []byte(data))
+	if len(games) != 2 || len(errs) != 5 {
+		t.Fatalf("%d games and %d errors, want 2 and 5: %v", len(games), len(errs), errs)
+	}
+	for i, want := range []string{"g.jsonl:2:1:", "g.jsonl:3:1:", "g.jsonl:4:", "g.jsonl:5:", "g.jsonl:6:1:"} {
+		if !strings.HasPrefix(errs[i].Error(), want) {
+			t.Errorf("error %d: %v, want prefix %q", i, errs[i], want)
+		}
+	}
+}
+
+// FuzzParseGameLine: any line gives a game or an error, never a panic, and
+// a game that parses builds a dataset or an error.
+func FuzzParseGameLine(f *testing.F) {
+	data, _ := os.ReadFile("testdata/selfplay-renju.jsonl")
+	for _, l := range strings.SplitN(string(data), "\n", 4)[:3] {
+		f.Add([]byte(l))
+	}
+	f.Add([]byte(`{"rule":"freestyle","size":15,"moves":["h8","h8"],"values":[],"result":"black","opening":0}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		g, err := ParseGameLine(line)
+		if err != nil {
+			return
+		}
+		NewDataset(g.Rule, []Game{g}, 2, [32]byte{})
+	})
+}
