@@ -79,12 +79,6 @@ func addRow(z, r *[F]int16) {
 	}
 }
 
-func subRow(z, r *[F]int16) {
-	for j := range z {
-		z[j] -= r[j]
-	}
-}
-
 // poolAdd adds (sign 1) or subtracts (sign -1) clamp(z, 0, QA) to pool.
 func poolAdd(pool *[F]int32, z *[F]int16, sign int32) {
 	for j, v := range z {
@@ -92,17 +86,13 @@ func poolAdd(pool *[F]int32, z *[F]int16, sign int32) {
 	}
 }
 
-// touch logs p's z once per Push and takes its clamped features out of the
-// pools if it is empty (or is the move just played).
-func (a *Acc) touch(p engine.Point, played engine.Point) {
+// touch logs p's z once per Push.
+func (a *Acc) touch(p engine.Point) {
 	if a.stamp[p] == a.gen {
 		return
 	}
 	a.stamp[p] = a.gen
 	a.log = append(a.log, logEntry{p: p, z: a.z[p]})
-	if p == played || a.b.At(p) == engine.Empty {
-		poolAdd(&a.pool, &a.z[p], -1)
-	}
 }
 
 // Push updates the accumulators for the board's last move (call it right
@@ -117,10 +107,9 @@ func (a *Acc) Push() {
 		a.gen = 1
 	}
 	start := len(a.log)
-	a.touch(p, p)
 	changes := b.LastChanges()
 	for _, ch := range changes[1:] {
-		a.touch(ch.Point(), p)
+		a.touch(ch.Point())
 	}
 	for d := 0; d < engine.NumDirs; d++ {
 		step := engine.Dirs[d]
@@ -132,13 +121,11 @@ func (a *Acc) Push() {
 			if b.At(q) == engine.Wall {
 				continue
 			}
-			a.touch(q, p)
+			a.touch(q)
 			old := a.shapes[q][d]
 			nw := old | uint16(c)<<(2*slotOf(k))
 			a.shapes[q][d] = nw
-			z := &a.z[q]
-			subRow(z, &a.n.q.e[shapeIndex[old]])
-			addRow(z, &a.n.q.e[shapeIndex[nw]])
+			addSub(&a.z[q], &a.n.q.e[shapeIndex[nw]], &a.n.q.e[shapeIndex[old]])
 		}
 	}
 	// threats: the first entry of a cell holds its state before the move
@@ -159,13 +146,14 @@ func (a *Acc) Push() {
 		if ob == nb && ow == nwt {
 			continue
 		}
-		z := &a.z[q]
-		subRow(z, &a.n.q.t[threatIndex(ob, ow)])
-		addRow(z, &a.n.q.t[threatIndex(nb, nwt)])
+		addSub(&a.z[q], &a.n.q.t[threatIndex(nb, nwt)], &a.n.q.t[threatIndex(ob, ow)])
 	}
-	for _, e := range a.log[start:] {
-		if q := e.p; q != p && b.At(q) == engine.Empty {
-			poolAdd(&a.pool, &a.z[q], 1)
+	// the played cell leaves the pool; the touched empty cells change in it
+	poolAdd(&a.pool, &a.z[p], -1)
+	for i := start; i < len(a.log); i++ {
+		e := &a.log[i]
+		if q := e.p; b.At(q) == engine.Empty {
+			poolDelta(&a.pool, &e.z, &a.z[q])
 		}
 	}
 }

@@ -75,6 +75,7 @@ type Net struct {
 	tables   Tables
 	heads    [2]Head
 	q        quantTables
+	w1t      [2][F][H]float32 // the heads' W1 by column, for hidden
 }
 
 // quantTables is the Tables in int16 at QA.
@@ -138,7 +139,8 @@ func (n *Net) Tables() Tables { return n.tables }
 func (n *Net) Head(c engine.Color) Head { return n.heads[persp(c)] }
 
 // Quantize refreshes the int16 tables from Params (after training changed
-// them), rounding to the nearest 1/QA and clamping to ±ParamClip.
+// them), rounding to the nearest 1/QA and clamping to ±ParamClip, and the
+// heads' transposed copies.
 func (n *Net) Quantize() {
 	q16 := func(x float32) int16 {
 		x = max(-ParamClip, min(ParamClip, x))
@@ -160,28 +162,29 @@ func (n *Net) Quantize() {
 	for j := 0; j < F; j++ {
 		q.b0[j] = q16(t.B0[j])
 	}
+	for s, hd := range n.heads {
+		for i := 0; i < H; i++ {
+			for j := 0; j < F; j++ {
+				n.w1t[s][j][i] = hd.W1[i*F+j]
+			}
+		}
+	}
 }
 
 // Value runs the value head of side c to move on pooled features x
 // (Σ h / PoolDiv, F of them) and returns the win, draw and loss
 // probabilities.
 func (n *Net) Value(c engine.Color, x *[F]float32) [3]float32 {
-	hd := &n.heads[persp(c)]
+	s := persp(c)
+	hd := &n.heads[s]
 	var hid [H]float32
-	for i := 0; i < H; i++ {
-		w := hd.W1[i*F : i*F+F : i*F+F]
-		s := hd.B1[i]
-		for j, v := range x {
-			s += w[j] * v
-		}
-		hid[i] = max(0, s)
-	}
+	hidden(&n.w1t[s], hd.B1, x, &hid)
 	var logit [3]float32
 	for k := 0; k < 3; k++ {
 		w := hd.W2[k*H : k*H+H : k*H+H]
 		s := hd.B2[k]
 		for i, v := range hid {
-			s += w[i] * v
+			s += float32(w[i] * v)
 		}
 		logit[k] = s
 	}

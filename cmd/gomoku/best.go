@@ -35,6 +35,7 @@ func bestCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
 				Usage: "tables and tree, MiB"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
+			evalFlag(), netFlag(),
 			searchParamsFlag(),
 		), bookPlayFlags()...),
 		Action: runBest(stdin),

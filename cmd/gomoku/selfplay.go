@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gomoku/engine"
+	"gomoku/nnue"
 	"gomoku/positions"
 	"gomoku/solver"
 	"gomoku/solver/play"
@@ -42,6 +43,7 @@ func selfplayCommand() *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "games played at once"},
 			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab or mcts"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
+			evalFlag(), netFlag(),
 			searchParamsFlag(),
 			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per game, MiB"},
 			&cli.StringFlag{Name: "out", Usage: "append the games to `FILE` (default: standard output)"},
@@ -192,11 +194,53 @@ func runSelfplay(c *cli.Context) error {
 
 // loadWeights reads --weights, or returns nil for the built-in weights.
 func loadWeights(c *cli.Context) (*play.Weights, error) {
-	name := c.String("weights")
-	if name == "" {
-		return nil, nil
+	var w *play.Weights
+	if name := c.String("weights"); name != "" {
+		var err error
+		if w, err = play.ReadWeights(name); err != nil {
+			return nil, err
+		}
 	}
-	return play.ReadWeights(name)
+	switch c.String("eval") {
+	case "", "linear":
+		if c.String("net") != "" {
+			return nil, usagef("--net wants --eval nnue")
+		}
+		return w, nil
+	case "nnue":
+	default:
+		return nil, usagef("--eval %q: want linear or nnue", c.String("eval"))
+	}
+	if w == nil {
+		w = play.DefaultWeights()
+	}
+	cp := *w // the defaults are shared
+	for r := range engine.Rule(engine.NumRules) {
+		cp.Nets[r] = nnue.Default(r)
+	}
+	if name := c.String("net"); name != "" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		n, err := nnue.Read(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		cp.Nets[n.Rule] = n
+	}
+	return &cp, nil
+}
+
+// evalFlag is --eval, the evaluation of the best-move searches.
+func evalFlag() cli.Flag {
+	return &cli.StringFlag{Name: "eval", Value: "linear", Usage: "evaluation: linear (the pattern tables) or nnue (the network of the rule, package nnue; the tables where no network is shipped or given)"}
+}
+
+// netFlag is --net, a network weights file for --eval nnue.
+func netFlag() cli.Flag {
+	return &cli.StringFlag{Name: "net", Usage: "with --eval nnue, the network `FILE` (gomoku train --out) for its rule, in place of the shipped one"}
 }
 
 // searchParamsFlag is --search-params, for the commands that run the

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"gomoku/engine"
+	"gomoku/nnue"
 )
 
 // The evaluation, after Rapfi's classical evaluator (per-cell pattern codes
@@ -105,6 +106,10 @@ type Weights struct {
 	// Scale is the value at which the win rate of the side to move is
 	// 1/(1+e^-1) ≈ 0.73; win rate = 1/(1+exp(-E/Scale)).
 	Scale float64
+	// Nets, where set, replace the tables' value with the rule's network
+	// (package nnue): Value is then Scale·logit(W + D/2) of the network's
+	// win, draw and loss probabilities. Not part of the weights file.
+	Nets [engine.NumRules]*nnue.Net `json:"-"`
 }
 
 // WinRate converts an evaluation to the side to move's win rate, 0 to 1.
@@ -155,12 +160,16 @@ type Eval struct {
 	saved []evalSums
 	stamp [engine.NumCells]uint32
 	gen   uint32
+	acc   *nnue.Acc // the network's accumulators, if w.Nets has the rule's
 }
 
 // NewEval sets up an evaluation of b (which it then plays on) with
 // weights w, summing every empty cell once.
 func NewEval(w *Weights, b *engine.Board) *Eval {
 	e := &Eval{B: b, w: w, t: &w.Tables[b.Rule()]}
+	if n := w.Nets[b.Rule()]; n != nil {
+		e.acc = nnue.NewAcc(n, b)
+	}
 	e.Reset()
 	return e
 }
@@ -170,6 +179,9 @@ func NewEval(w *Weights, b *engine.Board) *Eval {
 func (e *Eval) Reset() {
 	e.sums = evalSums{}
 	e.saved = e.saved[:0]
+	if e.acc != nil {
+		e.acc.Refresh()
+	}
 	n := e.B.Size()
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
@@ -215,6 +227,9 @@ func (e *Eval) Play(p engine.Point, c engine.Color) {
 			e.add(ch.Old(), -1)
 		}
 	}
+	if e.acc != nil {
+		e.acc.Push()
+	}
 }
 
 // change moves one empty cell's contribution to the sums from state old to
@@ -239,14 +254,23 @@ func (e *Eval) change(old, s engine.CellState) {
 
 // Undo takes back the last move played through Play.
 func (e *Eval) Undo() {
+	if e.acc != nil {
+		e.acc.Pop()
+	}
 	e.B.Undo()
 	e.sums = e.saved[len(e.saved)-1]
 	e.saved = e.saved[:len(e.saved)-1]
 }
 
 // Value returns the evaluation for side c to move, in the evaluation's
-// units, within ±EvalMax.
+// units, within ±EvalMax: the tables' sums, or the network's win rate
+// converted (Weights.Nets).
 func (e *Eval) Value(c engine.Color) int32 {
+	if e.acc != nil {
+		wr := max(1e-6, min(1-1e-6, nnue.WinRate(e.acc.WDL(c))))
+		v := int32(e.w.Scale * math.Log(wr/(1-wr)))
+		return max(-EvalMax, min(EvalMax, v))
+	}
 	i, o := (c-1)&1, (2-c)&1
 	v := e.sums.move[i] - e.sums.wait[o] + e.t[i].Threat[threatMask(&e.sums.count, c)]
 	return max(-EvalMax, min(EvalMax, v))

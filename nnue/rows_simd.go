@@ -1,0 +1,78 @@
+//go:build goexperiment.simd && amd64
+
+package nnue
+
+import "simd/archsimd"
+
+// useSIMD is whether this CPU has the AVX2 instructions the vector rows
+// use; without them the portable rows run.
+var useSIMD = archsimd.X86.AVX2()
+
+// SIMD reports whether the accumulators use vector instructions.
+var SIMD = useSIMD
+
+// addSub sets z += add - sub: two 16-lane vectors per row.
+func addSub(z, add, sub *[F]int16) {
+	if !useSIMD {
+		addSubGeneric(z, add, sub)
+		return
+	}
+	for i := 0; i < F; i += 16 {
+		zv := archsimd.LoadInt16x16((*[16]int16)(z[i : i+16]))
+		av := archsimd.LoadInt16x16((*[16]int16)(add[i : i+16]))
+		sv := archsimd.LoadInt16x16((*[16]int16)(sub[i : i+16]))
+		zv.Add(av.Sub(sv)).Store((*[16]int16)(z[i : i+16]))
+	}
+}
+
+var (
+	simdZero = archsimd.BroadcastInt16x16(0)
+	simdQA   = archsimd.BroadcastInt16x16(QA)
+)
+
+// poolDelta adds clamp(nw) - clamp(old) to pool: the difference in int16
+// (within ±QA), widened to int32 eight lanes at a time.
+func poolDelta(pool *[F]int32, old, nw *[F]int16) {
+	if !useSIMD {
+		poolDeltaGeneric(pool, old, nw)
+		return
+	}
+	for i := 0; i < F; i += 16 {
+		ov := archsimd.LoadInt16x16((*[16]int16)(old[i : i+16])).Max(simdZero).Min(simdQA)
+		nv := archsimd.LoadInt16x16((*[16]int16)(nw[i : i+16])).Max(simdZero).Min(simdQA)
+		var d [16]int16
+		nv.Sub(ov).Store(&d)
+		lo := archsimd.LoadInt16x8((*[8]int16)(d[:8])).ExtendToInt32()
+		hi := archsimd.LoadInt16x8((*[8]int16)(d[8:])).ExtendToInt32()
+		p0 := archsimd.LoadInt32x8((*[8]int32)(pool[i : i+8]))
+		p1 := archsimd.LoadInt32x8((*[8]int32)(pool[i+8 : i+16]))
+		p0.Add(lo).Store((*[8]int32)(pool[i : i+8]))
+		p1.Add(hi).Store((*[8]int32)(pool[i+8 : i+16]))
+	}
+}
+
+// hidden is the value head's hidden layer (see hiddenGeneric): H = 32
+// lanes in four 8-lane vectors, one multiply and one add per column.
+func hidden(w1t *[F][H]float32, b1 []float32, x *[F]float32, hid *[H]float32) {
+	if !useSIMD || H != 32 {
+		hiddenGeneric(w1t, b1, x, hid)
+		return
+	}
+	h0 := archsimd.LoadFloat32x8Slice(b1[0:8])
+	h1 := archsimd.LoadFloat32x8Slice(b1[8:16])
+	h2 := archsimd.LoadFloat32x8Slice(b1[16:24])
+	h3 := archsimd.LoadFloat32x8Slice(b1[24:32])
+	for j := range x {
+		v := archsimd.BroadcastFloat32x8(x[j])
+		col := &w1t[j]
+		h0 = h0.Add(archsimd.LoadFloat32x8((*[8]float32)(col[0:8])).Mul(v))
+		h1 = h1.Add(archsimd.LoadFloat32x8((*[8]float32)(col[8:16])).Mul(v))
+		h2 = h2.Add(archsimd.LoadFloat32x8((*[8]float32)(col[16:24])).Mul(v))
+		h3 = h3.Add(archsimd.LoadFloat32x8((*[8]float32)(col[24:32])).Mul(v))
+	}
+	zero := archsimd.BroadcastFloat32x8(0)
+	h0.Max(zero).Store((*[8]float32)(hid[0:8]))
+	h1.Max(zero).Store((*[8]float32)(hid[8:16]))
+	h2.Max(zero).Store((*[8]float32)(hid[16:24]))
+	h3.Max(zero).Store((*[8]float32)(hid[24:32]))
+}
