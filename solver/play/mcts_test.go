@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/nnue"
 	"gomoku/positions/datatest"
 	"gomoku/solver"
 )
@@ -184,4 +185,24 @@ func TestAlphaBetaClear(t *testing.T) {
 				g.Move, g.Value, g.PV, got.Nodes, w.Move, w.Value, w.PV, want.Nodes)
 		}
 	}
+}
+
+// BenchmarkAlphaBetaNodesNNUE is BenchmarkAlphaBetaNodes with the network
+// evaluation (an untrained network: the cost, not the choices, is what it
+// measures).
+func BenchmarkAlphaBetaNodesNNUE(b *testing.B) {
+	bd := movesBoard(b, engine.Renju, midgame)
+	w := *DefaultWeights()
+	w.Nets[engine.Renju] = nnue.New(engine.Renju, 1)
+	var nodes int64
+	for b.Loop() {
+		a := NewAlphaBeta(16)
+		a.Weights = &w
+		rep, err := a.Search(context.Background(), bd, toMove(bd), solver.Limits{Depth: 8}, 1, nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += rep.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
