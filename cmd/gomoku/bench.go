@@ -29,12 +29,13 @@ func benchCommand() *cli.Command {
 		Usage:     "measure the board kernel, MCTS, alpha-beta and the VCF search on a fixed set of positions",
 		ArgsUsage: "[FILE...] (default: the built-in set, quintet's VCF cases)",
 		Description: "Reports Play+Undo pairs per second on a 15x15 middle game, MCTS playouts and alpha-beta nodes per\n" +
-			"second on a middle game, then solves each position repeatedly\n" +
+			"second and time to depth 8 on a middle game (with --eval nnue, the network's too), then solves each position repeatedly\n" +
 			"and reports its median time. The signature (the sum of node counts) is the same on every machine\n" +
 			"for the same code and set; a change in it means the search changed.",
 		Subcommands: []*cli.Command{vsQuintetCommand()},
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "min-time", Value: 200 * time.Millisecond, Usage: "least time spent on each position"},
+			evalFlag(), netFlag(),
 			&cli.IntFlag{Name: "memory", Value: solver.DefaultMemoryMiB, Usage: "transposition table size, MiB"},
 		},
 		Action: func(c *cli.Context) error {
@@ -151,12 +152,36 @@ func searchRates(c *cli.Context, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "mcts: %.0f playouts/s (renju, 15x15 middle game, one goroutine)\n",
 		float64(rep.Playouts)/rep.Elapsed.Seconds())
-	rep, err = play.NewAlphaBeta(16).Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
+	w, err := loadWeights(c)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "alpha-beta: %.0f nodes/s, depth %d in 1 s (same position)\n",
-		float64(rep.Nodes)/rep.Elapsed.Seconds(), rep.Moves[0].Depth)
+	evals := []struct {
+		name string
+		w    *play.Weights
+	}{{"linear", nil}}
+	if w != nil && w.Nets[engine.Renju] != nil {
+		evals = append(evals, struct {
+			name string
+			w    *play.Weights
+		}{"nnue", w})
+	}
+	for _, ev := range evals {
+		ab := play.NewAlphaBeta(16)
+		ab.Weights = ev.w
+		rep, err := ab.Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
+		if err != nil {
+			return err
+		}
+		ab = play.NewAlphaBeta(16)
+		ab.Weights = ev.w
+		start := time.Now()
+		if _, err := ab.Search(c.Context, b, p[0].ToMove, solver.Limits{Depth: 8}, 1, nil, nil); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "alpha-beta (%s): %.0f nodes/s, depth %d in 1 s (same position); depth 8 in %d ms\n",
+			ev.name, float64(rep.Nodes)/rep.Elapsed.Seconds(), rep.Moves[0].Depth, time.Since(start).Milliseconds())
+	}
 	return nil
 }
 

@@ -24,7 +24,9 @@ func TestLayout(t *testing.T) {
 		"solver/store":          {},
 		"solver":                {"engine", "solver/proof", "solver/store"},
 		"solver/internal/cases": {"positions", "positions/datatest"},
-		"solver/play":           {"engine", "solver", "solver/proof"},
+		"solver/play":           {"engine", "solver", "solver/proof", "nnue"},
+		"nnue":                  {"engine"},
+		"nnue/train":            {"engine", "nnue"},
 		"book":                  {"engine", "solver/store"},
 		"analysis":              {"engine", "positions", "solver", "solver/play"},
 		"cmd/internal/gomocup":  {"engine"},
@@ -32,7 +34,7 @@ func TestLayout(t *testing.T) {
 		"cmd/internal/report":   {"engine", "positions/svg"},
 		"positions/svg":         {"engine"},
 		"cmd/gomoku": {"engine", "positions", "solver", "solver/proof", "solver/store", "solver/play", "book", "analysis",
-			"cmd/internal/gomocup", "cmd/internal/match", "cmd/internal/report", "positions/svg"},
+			"cmd/internal/gomocup", "cmd/internal/match", "cmd/internal/report", "positions/svg", "nnue", "nnue/train"},
 	}
 	root := datatest.ModuleRoot(t)
 	// every package of the module is listed

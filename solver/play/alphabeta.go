@@ -216,6 +216,11 @@ type ABParams struct {
 	// 15 / 160 (12:17–12:48). To depth 9 on that middle game 330 took 176K
 	// nodes and 400 131K, against 162K.
 	PolicyReduce int32
+	// PolicyOrder, with a network evaluation (Weights.Nets), adds
+	// PolicyOrder times the network's policy logit of each move to its
+	// ordering score in genMoves (0: off). The ordering decides which
+	// MaxMoves + MovesPerPly·depth moves are searched at all.
+	PolicyOrder int32
 }
 
 // DefaultABParams are the defaults of ABParams.

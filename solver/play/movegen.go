@@ -108,6 +108,10 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 	}
 	tc := &e.t[ci]
 	to := &e.t[(o-1)&1]
+	policy := float32(0)
+	if e.acc != nil {
+		policy = float32(t.a.Params.PolicyOrder)
+	}
 	for y := 0; y < n; y++ {
 		row := engine.PointAt(0, y)
 		for x := 0; x < n; x++ {
@@ -141,6 +145,9 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 			st := b.State(p)
 			s := attackOrder[thC] + defenceOrder[thO] + tc.Move[codeOf[st.Patterns(c)]] + to.Wait[codeOf[st.Patterns(o)]]/2 +
 				t.history[ci][p]/16
+			if policy != 0 {
+				s += int32(policy * e.acc.Policy(c, p))
+			}
 			switch p {
 			case ttMove:
 				s += orderTT
