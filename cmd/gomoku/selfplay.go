@@ -15,6 +15,7 @@ import (
 
 	"gomoku/engine"
 	"gomoku/nnue"
+	"gomoku/nnue/train"
 	"gomoku/positions"
 	"gomoku/solver"
 	"gomoku/solver/play"
@@ -47,19 +48,10 @@ func selfplayCommand() *cli.Command {
 			searchParamsFlag(),
 			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per game, MiB"},
 			&cli.StringFlag{Name: "out", Usage: "append the games to `FILE` (default: standard output)"},
+			&cli.StringFlag{Name: "shard", Usage: "play only shard `k/n` of the --games (game i when i is k-1 modulo n; each game's opening and seed follow from i, so the shards of a run together play the run's games); auto: the shard a Kubernetes Indexed Job or a Slurm array runs"},
 		},
 		Action: runSelfplay,
 	}
-}
-
-// gameLine is a self-play game's JSON line.
-type gameLine struct {
-	Rule    string    `json:"rule"`
-	Size    int       `json:"size"`
-	Moves   []string  `json:"moves"`
-	Values  []float64 `json:"values"`
-	Result  string    `json:"result"`
-	Opening int       `json:"opening"`
 }
 
 func runSelfplay(c *cli.Context) error {
@@ -122,6 +114,10 @@ func runSelfplay(c *cli.Context) error {
 		defer f.Close()
 		out = f
 	}
+	sh, err := parseShard(c.String("shard"), os.Getenv)
+	if err != nil {
+		return err
+	}
 	var mu sync.Mutex
 	next, done := 0, 0
 	var firstErr error
@@ -141,6 +137,9 @@ func runSelfplay(c *cli.Context) error {
 				g := next
 				next++
 				mu.Unlock()
+				if sh.n > 0 && g%sh.n != sh.k-1 {
+					continue // another shard's game
+				}
 				searcher, err := newSearcher(c.String("engine"), 1, c.Int("memory")/2)
 				if err != nil {
 					mu.Lock()
@@ -164,7 +163,7 @@ func runSelfplay(c *cli.Context) error {
 					fmt.Fprintf(c.App.ErrWriter, "gomoku: game %d: %v\n", g+1, err)
 					continue
 				}
-				line := gameLine{Rule: rule.String(), Size: rec.Size, Values: rec.Values, Result: "draw", Opening: rec.Opening}
+				line := train.GameLine{Rule: rule.String(), Size: rec.Size, Values: rec.Values, Result: "draw", Opening: rec.Opening}
 				for _, m := range rec.Moves {
 					line.Moves = append(line.Moves, m.String())
 				}

@@ -8,6 +8,7 @@ import (
 
 	"gomoku/engine"
 	"gomoku/nnue"
+	"gomoku/nnue/train"
 )
 
 // TestTrainThenPlay trains a network on the self-play fixture, reads the
@@ -52,5 +53,40 @@ func TestTrainThenPlay(t *testing.T) {
 	}
 	if code, _, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", filepath.Join(dir, "x.nnue"), "--lambda", "2", games); code != exitUsage {
 		t.Errorf("train --lambda 2: exit %d, %q", code, errOut)
+	}
+}
+
+// TestSelfplayShards: the shards of a self-play run play its games
+// between them, each game's opening following from its index.
+func TestSelfplayShards(t *testing.T) {
+	dir := t.TempDir()
+	openings := filepath.Join(dir, "open.txt")
+	os.WriteFile(openings, []byte("h8 h9 i9\nh8 i9 j10\nh8 h9 h10\nh8 i9 i8\n"), 0o644)
+	first := map[string]bool{}
+	total := 0
+	for _, sh := range []string{"1/2", "2/2"} {
+		out := filepath.Join(dir, "sp.jsonl")
+		os.Remove(out)
+		code, o, errOut := gomoku(t, "", "selfplay", "--rule", "freestyle", "--games", "4", "--time", "5ms", "--openings", openings,
+			"--random-plies", "0", "--shard", sh, "--out", out)
+		if code != exitOK {
+			t.Fatalf("selfplay --shard %s: exit %d: %s%s", sh, code, o, errOut)
+		}
+		data, _ := os.ReadFile(out)
+		games, errs := train.ReadGames(out, data)
+		if len(errs) > 0 || len(games) != 2 {
+			t.Fatalf("shard %s: %d games, errors %v", sh, len(games), errs)
+		}
+		for _, g := range games {
+			key := g.Moves[0].String() + g.Moves[1].String() + g.Moves[2].String()
+			if first[key] {
+				t.Errorf("shard %s played opening %s again", sh, key)
+			}
+			first[key] = true
+			total++
+		}
+	}
+	if total != 4 || len(first) != 4 {
+		t.Errorf("the shards played %d games of %d openings, want 4 of 4", total, len(first))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gomoku/engine"
+	"gomoku/nnue/train"
 	"gomoku/positions"
 	"gomoku/solver/play"
 )
@@ -203,29 +204,11 @@ func addSelfplayLine(line []byte, add func(engine.Rule, int, []engine.Point, []f
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
-	var g gameLine
-	if err := json.Unmarshal(line, &g); err != nil {
-		return err
-	}
-	r, err := engine.ParseRule(g.Rule)
+	g, err := train.ParseGameLine(line)
 	if err != nil {
 		return err
 	}
-	var moves []engine.Point
-	for _, s := range g.Moves {
-		p, err := engine.ParsePoint(s, g.Size)
-		if err != nil {
-			return err
-		}
-		moves = append(moves, p)
-	}
-	winner := engine.Empty
-	if g.Result != "draw" {
-		if winner, err = engine.ParseColor(g.Result); err != nil {
-			return err
-		}
-	}
-	return add(r, g.Size, moves, g.Values, winner, g.Opening)
+	return add(g.Rule, g.Size, g.Moves, g.Values, g.Winner, g.Opening)
 }
 
 // runGA tunes ABParams by the genetic algorithm (play.TuneSearch).

@@ -9,8 +9,8 @@ import (
 	"gomoku/engine"
 )
 
-// gameLine is one line of `gomoku selfplay`'s output.
-type gameLine struct {
+// GameLine is the JSON form of one line of `gomoku selfplay`'s output.
+type GameLine struct {
 	Rule    string    `json:"rule"`
 	Size    int       `json:"size"`
 	Moves   []string  `json:"moves"`
@@ -28,7 +28,7 @@ var ErrBadGame = errors.New("bad self-play game")
 // not replayed here (NewDataset does). Errors: JSON's (with its byte
 // offset), or ones wrapping ErrBadGame.
 func ParseGameLine(line []byte) (Game, error) {
-	var g gameLine
+	var g GameLine
 	if err := json.Unmarshal(line, &g); err != nil {
 		return Game{}, err
 	}
