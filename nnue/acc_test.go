@@ -224,3 +224,30 @@ func BenchmarkWDL(b *testing.B) {
 		a.WDL(engine.Black)
 	}
 }
+
+// TestShippedNetworks checks the networks embedded from nnue/weights:
+// freestyle's and renju's read, are of their rule, record their data, and
+// evaluate a position to a win rate strictly between 0 and 1; no standard
+// network is shipped yet (--eval nnue keeps the tables there).
+func TestShippedNetworks(t *testing.T) {
+	for _, r := range []engine.Rule{engine.Freestyle, engine.Renju} {
+		n := Default(r)
+		if n == nil {
+			t.Fatalf("no %v network shipped", r)
+		}
+		if n.Rule != r || n.Samples < 100000 || n.DataHash == ([32]byte{}) {
+			t.Errorf("%v: rule %v, %d samples, data %x", r, n.Rule, n.Samples, n.DataHash[:4])
+		}
+		b, _ := engine.NewBoard(15, r)
+		for _, s := range []string{"h8", "i9", "h9"} {
+			p, _ := engine.ParsePoint(s, 15)
+			b.Play(p, engine.Color(1+b.Stones()%2))
+		}
+		if wr := WinRate(NewAcc(n, b).WDL(engine.White)); !(wr > 0 && wr < 1) {
+			t.Errorf("%v: win rate %v", r, wr)
+		}
+	}
+	if Default(engine.Standard) != nil {
+		t.Errorf("a standard network is shipped: update this test and docs/play.md")
+	}
+}
