@@ -103,17 +103,7 @@ func TestCorruptedProofs(t *testing.T) {
 	if _, err := Verify(good); err != nil {
 		t.Fatalf("the proof itself fails: %v", err)
 	}
-	clone := func() *Tree {
-		data, err := json.Marshal(good)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c Tree
-		if err := json.Unmarshal(data, &c); err != nil {
-			t.Fatal(err)
-		}
-		return &c
-	}
+	clone := func() *Tree { return cloneTree(t, good) }
 	// the first node with several defences: a quiet threat
 	quiet := func(pr *Tree) *Node {
 		for n := pr.Root; n != nil; n = n.Defences[0].Answer {

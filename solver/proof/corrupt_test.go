@@ -10,6 +10,20 @@ import (
 	"gomoku/engine"
 )
 
+// cloneTree returns a deep copy of p, through its JSON form.
+func cloneTree(t *testing.T, p *Tree) *Tree {
+	t.Helper()
+	data, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Tree
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
 // nodesOf lists the attacker nodes of a tree, the root first (pass proofs
 // included).
 func nodesOf(n *Node, out []*Node) []*Node {
@@ -209,17 +223,6 @@ func TestCorruptionSuite(t *testing.T) {
 			return true
 		}},
 	}
-	clone := func(p *Tree) *Tree {
-		data, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c Tree
-		if err := json.Unmarshal(data, &c); err != nil {
-			t.Fatal(err)
-		}
-		return &c
-	}
 	rejected := 0
 	perKind := map[string]int{}
 	for _, fx := range fixtures(t) {
@@ -228,7 +231,7 @@ func TestCorruptionSuite(t *testing.T) {
 		}
 		for _, k := range kinds {
 			for rep := 0; rep < 2; rep++ {
-				c := clone(fx.Proof)
+				c := cloneTree(t, fx.Proof)
 				if !k.apply(c) {
 					break
 				}
