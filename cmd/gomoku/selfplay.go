@@ -200,7 +200,11 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 			return nil, err
 		}
 	}
-	switch c.String("eval") {
+	mode := c.String("eval")
+	if m := c.String("evaluator"); m != "" { // analyze, whose --eval is a switch
+		mode = m
+	}
+	switch mode {
 	case "", "linear":
 		if c.String("net") != "" {
 			return nil, usagef("--net wants --eval nnue")
@@ -208,7 +212,7 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 		return w, nil
 	case "nnue":
 	default:
-		return nil, usagef("--eval %q: want linear or nnue", c.String("eval"))
+		return nil, usagef("evaluation %q: want linear or nnue", mode)
 	}
 	if w == nil {
 		w = play.DefaultWeights()
@@ -232,14 +236,17 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 	return &cp, nil
 }
 
+// evalUsage is the help of --eval (and of analyze's --evaluator).
+const evalUsage = "evaluation: linear (the pattern tables) or nnue (the network of the rule, package nnue; the tables where no network is shipped or given)"
+
 // evalFlag is --eval, the evaluation of the best-move searches.
 func evalFlag() cli.Flag {
-	return &cli.StringFlag{Name: "eval", Value: "linear", Usage: "evaluation: linear (the pattern tables) or nnue (the network of the rule, package nnue; the tables where no network is shipped or given)"}
+	return &cli.StringFlag{Name: "eval", Value: "linear", Usage: evalUsage}
 }
 
 // netFlag is --net, a network weights file for --eval nnue.
 func netFlag() cli.Flag {
-	return &cli.StringFlag{Name: "net", Usage: "with --eval nnue, the network `FILE` (gomoku train --out) for its rule, in place of the shipped one"}
+	return &cli.StringFlag{Name: "net", Usage: "with --eval nnue (analyze: --evaluator nnue), the network `FILE` (gomoku train --out) for its rule, in place of the shipped one"}
 }
 
 // searchParamsFlag is --search-params, for the commands that run the
