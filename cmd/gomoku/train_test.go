@@ -43,6 +43,11 @@ func TestTrainThenPlay(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "ab:") {
 		t.Fatalf("best --eval nnue: exit %d: %s%s", code, out, errOut)
 	}
+	code, out, errOut = gomoku(t, "h8 h9 i9 g8 j10", "analyze", "--rule", "freestyle", "--evaluator", "nnue", "--net", net,
+		"--per-position-nodes", "2000", "-")
+	if code != exitOK || !strings.Contains(out, "5 positions") {
+		t.Fatalf("analyze --evaluator nnue: exit %d: %s%s", code, out, errOut)
+	}
 	if code, _, errOut = gomoku(t, "h8", "best", "--net", net, "-"); code != exitUsage || !strings.Contains(errOut, "--net wants --eval nnue") {
 		t.Errorf("--net without --eval nnue: exit %d, %q", code, errOut)
 	}
