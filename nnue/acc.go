@@ -44,9 +44,6 @@ func NewAcc(n *Net, b *engine.Board) *Acc {
 	return a
 }
 
-// Net returns the network the accumulators are for.
-func (a *Acc) Net() *Net { return a.n }
-
 // Refresh recomputes everything from the board and forgets the undo log.
 func (a *Acc) Refresh() {
 	a.log, a.frames = a.log[:0], a.frames[:0]
@@ -95,17 +92,23 @@ func (a *Acc) touch(p engine.Point) {
 	a.log = append(a.log, logEntry{p: p, z: a.z[p]})
 }
 
+// nextGen starts a new generation of stamps (clearing them when the counter
+// wraps).
+func (a *Acc) nextGen() {
+	a.gen++
+	if a.gen == 0 {
+		clear(a.stamp[:])
+		a.gen = 1
+	}
+}
+
 // Push updates the accumulators for the board's last move (call it right
 // after Board.Play).
 func (a *Acc) Push() {
 	b := a.b
 	p, c := b.LastMove()
 	a.frames = append(a.frames, frame{p: p, c: c, log: len(a.log), pool: a.pool})
-	a.gen++
-	if a.gen == 0 {
-		clear(a.stamp[:])
-		a.gen = 1
-	}
+	a.nextGen()
 	start := len(a.log)
 	changes := b.LastChanges()
 	for _, ch := range changes[1:] {
@@ -129,11 +132,7 @@ func (a *Acc) Push() {
 		}
 	}
 	// threats: the first entry of a cell holds its state before the move
-	a.gen++
-	if a.gen == 0 {
-		clear(a.stamp[:])
-		a.gen = 1
-	}
+	a.nextGen()
 	for _, ch := range changes[1:] {
 		q := ch.Point()
 		if a.stamp[q] == a.gen {

@@ -325,11 +325,3 @@ func Read(r io.Reader) (*Net, error) {
 	n.Quantize()
 	return n, nil
 }
-
-// Clone returns a copy of the network with its own parameters.
-func (n *Net) Clone() *Net {
-	m := &Net{Rule: n.Rule, Params: append([]float32(nil), n.Params...), DataHash: n.DataHash, Samples: n.Samples}
-	m.bind()
-	m.Quantize()
-	return m
-}

@@ -86,7 +86,7 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 			return err
 		}
 		fmt.Fprintf(out, "%s: %d games (%d black wins, %d white), %d training and %d validation samples, %d duplicate positions skipped\n",
-			rule, ds.GamesByRule, ds.BlackWins, ds.WhiteWins, ds.NumTrain(), ds.NumVal(), ds.Duplicates)
+			rule, ds.Games(), ds.BlackWins, ds.WhiteWins, ds.NumTrain(), ds.NumVal(), ds.Duplicates)
 		net := nnue.New(rule, cfg.Seed)
 		if name := c.String("init"); name != "" {
 			f, err := os.Open(name)

@@ -64,22 +64,28 @@ type sample struct {
 // Dataset is the samples of a set of games, split into training and
 // validation.
 type Dataset struct {
-	Rule        engine.Rule
-	games       []Game
-	Train, Val  []sample
-	Duplicates  int
-	Hash        [32]byte
-	BlackWins   int
-	WhiteWins   int
-	GamesByRule int
+	// Rule is the rule of the games kept.
+	Rule       engine.Rule
+	games      []Game
+	train, val []sample
+	// Duplicates counts the positions skipped as repeats of one already
+	// taken (up to symmetry).
+	Duplicates int
+	// Hash is the data's hash, recorded in the trained network.
+	Hash [32]byte
+	// BlackWins and WhiteWins count the games kept by winner.
+	BlackWins, WhiteWins int
 }
 
-// NumTrain and NumVal return the numbers of training and validation
+// Games returns the number of games kept (of the dataset's rule, 15x15).
+func (d *Dataset) Games() int { return len(d.games) }
+
+// NumTrain returns the number of training
 // samples.
-func (d *Dataset) NumTrain() int { return len(d.Train) }
+func (d *Dataset) NumTrain() int { return len(d.train) }
 
 // NumVal returns the number of validation samples.
-func (d *Dataset) NumVal() int { return len(d.Val) }
+func (d *Dataset) NumVal() int { return len(d.val) }
 
 // NewDataset builds the samples of the games of rule r (games of other
 // rules or board sizes other than 15 are skipped), every valEvery-th game
@@ -94,7 +100,6 @@ func NewDataset(r engine.Rule, games []Game, valEvery int, hash [32]byte) (*Data
 		}
 		gi := int32(len(d.games))
 		d.games = append(d.games, g)
-		d.GamesByRule++
 		switch g.Winner {
 		case engine.Black:
 			d.BlackWins++
@@ -118,9 +123,9 @@ func NewDataset(r engine.Rule, games []Game, valEvery int, hash [32]byte) (*Data
 					add := func(sw bool) {
 						s := sample{game: gi, ply: int16(i), swap: sw}
 						if val {
-							d.Val = append(d.Val, s)
+							d.val = append(d.val, s)
 						} else {
-							d.Train = append(d.Train, s)
+							d.train = append(d.train, s)
 						}
 					}
 					add(false)
@@ -256,7 +261,7 @@ var ErrNoSamples = errors.New("no training or no validation samples")
 // parameters of the epoch with the lowest validation loss, quantized.
 // Errors: ErrNoSamples, ctx's error (the best parameters so far are kept).
 func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone func(Metrics)) (Report, error) {
-	if len(d.Train) == 0 || len(d.Val) == 0 {
+	if len(d.train) == 0 || len(d.val) == 0 {
 		return Report{}, ErrNoSamples
 	}
 	if n.Rule != d.Rule {
@@ -270,7 +275,7 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 		workers[i] = newWorker(n, d)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x747261696e))
-	order := slices.Clone(d.Train)
+	order := slices.Clone(d.train)
 	var rep Report
 	best := math.Inf(1)
 	bestParams := slices.Clone(n.Params)
@@ -330,7 +335,7 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 		}
 	}
 	copy(n.Params, bestParams)
-	n.Samples = int64(len(d.Train))
+	n.Samples = int64(len(d.train))
 	n.DataHash = d.Hash
 	n.Quantize()
 	return rep, nil
@@ -570,7 +575,7 @@ func evaluate(n *nnue.Net, d *Dataset, workers []*worker, cfg Config) Metrics {
 		go func() {
 			defer wg.Done()
 			p := &parts[wi]
-			for _, s := range d.Val[wi*len(d.Val)/len(workers) : (wi+1)*len(d.Val)/len(workers)] {
+			for _, s := range d.val[wi*len(d.val)/len(workers) : (wi+1)*len(d.val)/len(workers)] {
 				w.d.load(s, w.b, float32(cfg.Lambda), &w.pos)
 				_, _, wdl := w.forward(&w.pos)
 				for k := range wdl {
@@ -608,7 +613,7 @@ func evaluate(n *nnue.Net, d *Dataset, workers []*worker, cfg Config) Metrics {
 			total.bins[i].res += p.bins[i].res
 		}
 	}
-	m.ValueLoss = total.vl / float64(len(d.Val))
+	m.ValueLoss = total.vl / float64(len(d.val))
 	if total.withPol > 0 {
 		m.PolicyLoss = total.pl / float64(total.withPol)
 		m.PolicyTop1 = float64(total.top) / float64(total.withPol)

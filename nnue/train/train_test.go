@@ -61,7 +61,7 @@ func TestGradients(t *testing.T) {
 		}
 		cfg := DefaultConfig()
 		w := newWorker(n, d)
-		batch := []sample{d.Train[3], d.Train[40], d.Train[len(d.Train)/2]}
+		batch := []sample{d.train[3], d.train[40], d.train[len(d.train)/2]}
 		w.gradients(batch, cfg)
 		var idx []int
 		for i, g := range w.grad {
