@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/nnue"
 	"gomoku/solver"
 )
 
@@ -48,7 +49,8 @@ type MCTSParams struct {
 	Rollouts bool
 	// HeuristicPrior orders and biases moves by the seeds' heuristic H
 	// (Kang & Kim's line scores and García's potential) instead of the
-	// learned evaluation's move scores.
+	// learned evaluation's: the network's policy (policyPrior) where the
+	// weights have a network for the rule, else the tables' move scores.
 	HeuristicPrior bool
 }
 
@@ -130,6 +132,22 @@ func provenRank(p int8) int {
 type mcand struct {
 	p engine.Point
 	h float32
+}
+
+// policyPrior sets each candidate's prior to the network's policy for side
+// s to move: the softmax of the policy logits over the candidates,
+// normalised by the largest (so the best is 1, as with the heuristic),
+// after AlphaZero's priors (Silver et al. 2017) in the progressive-bias
+// term of Chaslot et al. (2008).
+func policyPrior(acc *nnue.Acc, s engine.Color, cands []mcand) {
+	best := float32(math.Inf(-1))
+	for i := range cands {
+		cands[i].h = acc.Policy(s, cands[i].p)
+		best = max(best, cands[i].h)
+	}
+	for i := range cands {
+		cands[i].h = float32(math.Exp(float64(cands[i].h - best)))
+	}
 }
 
 // node returns the tree node of the move, played by mover.
@@ -600,6 +618,9 @@ func (w *mctsWorker) expand(node *mnode, rootMoves []engine.Point) int8 {
 	w.hs = hs
 	for i, p := range moves {
 		cands[i] = mcand{p: p, h: float32(hs[i]) / float32(hmax)}
+	}
+	if w.e.acc != nil && !w.m.Params.HeuristicPrior {
+		policyPrior(w.e.acc, s, cands)
 	}
 	slices.SortStableFunc(cands, func(a, b mcand) int { return cmp.Compare(b.h, a.h) })
 	var kids []*mnode

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,7 +194,7 @@ func TestAlphaBetaClear(t *testing.T) {
 func BenchmarkAlphaBetaNodesNNUE(b *testing.B) {
 	bd := movesBoard(b, engine.Renju, midgame)
 	w := *DefaultWeights()
-	w.Nets[engine.Renju] = nnue.New(engine.Renju, 1)
+	w.Nets[engine.Renju] = nnue.Default(engine.Renju)
 	var nodes int64
 	for b.Loop() {
 		a := NewAlphaBeta(16)
@@ -205,4 +206,55 @@ func BenchmarkAlphaBetaNodesNNUE(b *testing.B) {
 		nodes += rep.Nodes
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// TestMCTSPolicyPrior: with a network for the rule, the root's candidates
+// are ordered and biased by the network's policy (the softmax over them,
+// the best at 1), not by the tables' move scores; HeuristicPrior restores
+// the heuristic.
+func TestMCTSPolicyPrior(t *testing.T) {
+	bd := movesBoard(t, engine.Renju, midgame)
+	s := toMove(bd)
+	net := nnue.Default(engine.Renju)
+	if net == nil {
+		t.Fatal("no shipped renju network")
+	}
+	w := *DefaultWeights()
+	w.Nets[engine.Renju] = net
+	acc := nnue.NewAcc(net, bd)
+	for _, heuristic := range []bool{false, true} {
+		m := NewMCTS(1)
+		m.Weights = &w
+		m.Params.HeuristicPrior = heuristic
+		if _, err := m.Search(context.Background(), bd, s, solver.Limits{Nodes: 200}, 1, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		cands := m.root.cands
+		if len(cands) < 10 {
+			t.Fatalf("root has %d candidates", len(cands))
+		}
+		best := float32(math.Inf(-1))
+		for _, c := range cands {
+			best = max(best, acc.Policy(s, c.p))
+		}
+		matches := 0
+		for i, c := range cands {
+			want := float32(math.Exp(float64(acc.Policy(s, c.p) - best)))
+			if math.Abs(float64(c.h-want)) < 1e-5 {
+				matches++
+			}
+			if i > 0 && !heuristic && c.h > cands[i-1].h {
+				t.Fatalf("candidate %d (%v, %.4f) ranks above %v (%.4f)", i, c.p, c.h, cands[i-1].p, cands[i-1].h)
+			}
+		}
+		switch {
+		case !heuristic && matches != len(cands):
+			t.Errorf("policy prior: %d of %d priors are the policy's softmax", matches, len(cands))
+		case heuristic && matches == len(cands):
+			t.Errorf("HeuristicPrior: the priors are still the policy's")
+		}
+		if cands[0].h != 1 {
+			t.Errorf("the best prior is %v, want 1", cands[0].h)
+		}
+	}
 }
