@@ -193,31 +193,11 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	if tmax <= 0 {
 		tmax = DefaultThreatLimit
 	}
-	var key storeKey
-	var sym int // the canonical symmetry, with a store (CanonicalHash costs 8 reads per stone)
-	if s.Store != nil {
-		var h uint64
-		h, sym = pr.Board.CanonicalHash()
-		key = storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
-			passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
-		if mode != ModeVCF {
-			key.threat = max(0, s.ThreatLimit) // 0: the automatic limit
-		}
-		start := time.Now()
-		for _, status := range [2]Status{StatusWin, StatusNoWin} {
-			e, ok, err := s.Store.get(key, status)
-			if err != nil {
-				return Answer{}, err
-			}
-			if ok {
-				if a, usable, err := s.fromStore(pr, mode, lim, e, sym); err != nil || usable {
-					a.Elapsed = time.Since(start)
-					return a, err
-				}
-			}
-		}
+	key, sym, a, found, err := s.stored(pr, mode, lim)
+	if err != nil || found {
+		return a, err
 	}
-	a, err := s.search(ctx, pr, mode, tmax, lim, progress)
+	a, err = s.search(ctx, pr, mode, tmax, lim, progress)
 	if err != nil || s.Store == nil || a.Status == StatusUnknown {
 		return a, err
 	}
@@ -242,6 +222,47 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	}
 	_, err = s.Store.put(key, e)
 	return a, err
+}
+
+// Stored is Solve's reading of the store alone: the answer the store holds
+// for pr in mode that serves within lim, and true; false when the store
+// holds none (or the Solver has no store). Errors: Problem's, the store's,
+// and a stored proof that does not replay (*ReplayError).
+func (s *Solver) Stored(pr Problem, mode Mode, lim Limits) (Answer, bool, error) {
+	if _, _, err := pr.check(); err != nil {
+		return Answer{}, false, err
+	}
+	_, _, a, found, err := s.stored(pr, mode, lim)
+	return a, found, err
+}
+
+// stored looks pr up in the store: its key and canonical symmetry (zero
+// without a store), and the stored answer if one serves within lim.
+func (s *Solver) stored(pr Problem, mode Mode, lim Limits) (key storeKey, sym int, a Answer, found bool, err error) {
+	if s.Store == nil {
+		return key, 0, Answer{}, false, nil
+	}
+	var h uint64
+	h, sym = pr.Board.CanonicalHash() // 8 reads per stone
+	key = storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
+		passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
+	if mode != ModeVCF {
+		key.threat = max(0, s.ThreatLimit) // 0: the automatic limit
+	}
+	start := time.Now()
+	for _, status := range [2]Status{StatusWin, StatusNoWin} {
+		e, ok, err := s.Store.get(key, status)
+		if err != nil {
+			return key, sym, Answer{}, false, err
+		}
+		if ok {
+			if a, usable, err := s.fromStore(pr, mode, lim, e, sym); err != nil || usable {
+				a.Elapsed = time.Since(start)
+				return key, sym, a, err == nil, err
+			}
+		}
+	}
+	return key, sym, Answer{}, false, nil
 }
 
 // search runs the searches of a mode.

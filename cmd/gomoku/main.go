@@ -121,7 +121,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	onUsage := func(c *cli.Context, err error, _ bool) error {
 		return usageError{fmt.Errorf("%w (see gomoku %s --help)", err, c.Command.Name)}
 	}
-	cmds := []*cli.Command{solveCommand(stdin), verifyCommand(stdin), showCommand(stdin), forbiddenCommand(stdin),
+	cmds := []*cli.Command{solveCommand(stdin), proveCommand(stdin), verifyCommand(stdin), showCommand(stdin), forbiddenCommand(stdin),
 		ttCommand(), benchCommand(), bestCommand(stdin), pbrainCommand(stdin), matchCommand(), analyzeCommand(stdin), bookCommand(stdin),
 		selfplayCommand(), tuneCommand(stdin), trainCommand(stdin)}
 	for _, c := range cmds {

@@ -278,22 +278,72 @@ const (
 // [{"move", "answer": {...}}], "pass": {...}}}; "pass" (Node.Pass) only on
 // a threat of a higher order.
 func (p *Tree) MarshalJSON() ([]byte, error) {
-	var conv func(n *Node) *nodeJSON
-	conv = func(n *Node) *nodeJSON {
-		j := &nodeJSON{Move: n.Move.String()}
-		for _, d := range n.Defences {
-			j.Defences = append(j.Defences, defenceJSON{Move: d.Move.String(), Answer: conv(d.Answer)})
-		}
-		if n.Pass != nil {
-			j.Pass = conv(n.Pass)
-		}
-		return j
-	}
 	pj := proofJSON{Format: formatName, Version: formatVersion, Rule: p.Rule.String(), Size: p.Size,
 		Black: pointStrings(p.Black), White: pointStrings(p.White), ToMove: p.ToMove.String(),
 		Attacker: p.Attacker.String(), DefenderPasses: p.DefenderPasses, Limit: p.Limit,
-		ThreatLimit: p.ThreatLimit, Nodes: p.Len(), Root: conv(p.Root)}
+		ThreatLimit: p.ThreatLimit, Nodes: p.Len(), Root: nodeToJSON(p.Root)}
 	return json.Marshal(pj)
+}
+
+// nodeToJSON is the file form of the subtree of n (nil for nil).
+func nodeToJSON(n *Node) *nodeJSON {
+	if n == nil {
+		return nil
+	}
+	j := &nodeJSON{Move: n.Move.String()}
+	for _, d := range n.Defences {
+		j.Defences = append(j.Defences, defenceJSON{Move: d.Move.String(), Answer: nodeToJSON(d.Answer)})
+	}
+	j.Pass = nodeToJSON(n.Pass)
+	return j
+}
+
+// nodeFromJSON reads the subtree j of a proof on a board of the size,
+// depth levels below the root. Errors wrap ErrFormat (a defence without an
+// answer, a tree deeper than the board has cells) or the point's parse
+// error.
+func nodeFromJSON(j *nodeJSON, size, depth int) (*Node, error) {
+	if j == nil {
+		return nil, fmt.Errorf("%w: a defence without an answer", ErrFormat)
+	}
+	if depth > engine.MaxSize*engine.MaxSize {
+		return nil, fmt.Errorf("%w: tree deeper than the board", ErrFormat)
+	}
+	m, err := engine.ParsePoint(j.Move, size)
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{Move: m}
+	for _, d := range j.Defences {
+		dm, err := engine.ParsePoint(d.Move, size)
+		if err != nil {
+			return nil, err
+		}
+		a, err := nodeFromJSON(d.Answer, size, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		n.Defences = append(n.Defences, Defence{Move: dm, Answer: a})
+	}
+	if j.Pass != nil {
+		if n.Pass, err = nodeFromJSON(j.Pass, size, depth+1); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// parsePoints parses points in renju notation on a board of the size.
+func parsePoints(ss []string, size int) ([]engine.Point, error) {
+	var out []engine.Point
+	for _, s := range ss {
+		pt, err := engine.ParsePoint(s, size)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pt)
+	}
+	return out, nil
 }
 
 func pointStrings(ps []engine.Point) []string {
@@ -336,55 +386,13 @@ func (p *Tree) UnmarshalJSON(data []byte) error {
 	if q.Attacker, err = engine.ParseColor(pj.Attacker); err != nil {
 		return err
 	}
-	points := func(ss []string) ([]engine.Point, error) {
-		var out []engine.Point
-		for _, s := range ss {
-			pt, err := engine.ParsePoint(s, pj.Size)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, pt)
-		}
-		return out, nil
-	}
-	if q.Black, err = points(pj.Black); err != nil {
+	if q.Black, err = parsePoints(pj.Black, pj.Size); err != nil {
 		return err
 	}
-	if q.White, err = points(pj.White); err != nil {
+	if q.White, err = parsePoints(pj.White, pj.Size); err != nil {
 		return err
 	}
-	var conv func(j *nodeJSON, depth int) (*Node, error)
-	conv = func(j *nodeJSON, depth int) (*Node, error) {
-		if j == nil {
-			return nil, fmt.Errorf("%w: a defence without an answer", ErrFormat)
-		}
-		if depth > engine.MaxSize*engine.MaxSize {
-			return nil, fmt.Errorf("%w: tree deeper than the board", ErrFormat)
-		}
-		m, err := engine.ParsePoint(j.Move, pj.Size)
-		if err != nil {
-			return nil, err
-		}
-		n := &Node{Move: m}
-		for _, d := range j.Defences {
-			dm, err := engine.ParsePoint(d.Move, pj.Size)
-			if err != nil {
-				return nil, err
-			}
-			a, err := conv(d.Answer, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			n.Defences = append(n.Defences, Defence{Move: dm, Answer: a})
-		}
-		if j.Pass != nil {
-			if n.Pass, err = conv(j.Pass, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return n, nil
-	}
-	if q.Root, err = conv(pj.Root, 0); err != nil {
+	if q.Root, err = nodeFromJSON(pj.Root, pj.Size, 0); err != nil {
 		return err
 	}
 	*p = q

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/engine"
+	"gomoku/positions"
+	"gomoku/solver"
+	"gomoku/solver/store"
+)
+
+func proveCommand(stdin io.Reader) *cli.Command {
+	return &cli.Command{
+		Name:      "prove",
+		Usage:     "prove that the attacker wins an opening whatever the defender, to move, plays: a whole-board proof with a certificate",
+		ArgsUsage: "FILE... (- for standard input)",
+		Description: "For each position with the defender to move (an opening: by default the side that did not move\n" +
+			"last is the defender), searches the position as if the defender passed; if the attacker wins that,\n" +
+			"only the defender moves in that proof's relevance zone are searched one by one, the others being\n" +
+			"answered by the pass proof itself, else every legal defender move is. Each of those searches is\n" +
+			"solve --mode win --pass-threats (proof-number search over all moves with threats of order 3), its\n" +
+			"result written to the --tt store, and flushed, as soon as it is decided: a run killed at any point\n" +
+			"resumes from there, and --shard splits the defender moves across the tasks of a cluster (merge\n" +
+			"their stores with tt merge, then run once more over the merged store to assemble the\n" +
+			"certificate). Moves that are images of one another under a symmetry of the position are searched\n" +
+			"once. A win is reported only after its certificate has passed the independent check (the one\n" +
+			"verify runs); --proof writes it.",
+		Flags: append(inputFlags(),
+			&cli.StringFlag{Name: "attacker", Aliases: []string{"a"},
+				Usage: "side to win (default: the side not to move)"},
+			&cli.IntFlag{Name: "limit", Aliases: []string{"l"},
+				Usage: "most attacker moves of each search, counted up to the move that makes the win certain (0: 60)"},
+			&cli.IntFlag{Name: "threat-limit",
+				Usage: "longest VCF a quiet threat may threaten (0: the automatic schedule, as solve)"},
+			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time limit of each search: the pass search and each defender move's, e.g. 30s (0: none)"},
+			&cli.Int64Flag{Name: "nodes", Usage: "node limit of each search (0: none)"},
+			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
+				Usage: "in-memory transposition tables, MiB"},
+			&cli.BoolFlag{Name: "pass-threats", Value: true,
+				Usage: "threats of order 3 inside each search (solve --pass-threats); --pass-threats=false answers every defender move after a quiet attacker move"},
+			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
+				Usage: "badger store `DIR` of solved results: every search reads it first and writes its result, flushed at once (none by default)"},
+			&cli.StringFlag{Name: "proof", Usage: "write each proven opening's certificate to `FILE` (JSON Lines, gzip-compressed when FILE ends in .gz; gomoku verify reads it)"},
+			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error"},
+			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
+		),
+		Action: runProve(stdin),
+	}
+}
+
+// proveRecord is the JSON line written per opening by prove.
+type proveRecord struct {
+	Source   string `json:"source"`
+	Index    int    `json:"index"`
+	ID       string `json:"id,omitempty"`
+	Rule     string `json:"rule"`
+	Size     int    `json:"size"`
+	ToMove   string `json:"to_move"`
+	Attacker string `json:"attacker"`
+	// Result is win (the certificate is checked), no-win (a defender move
+	// holds within the limits) or unknown.
+	Result string `json:"result"`
+	// Pass is the result after a defender pass; PassProofNodes its
+	// proof's size; Zone whether the children are its relevance zone.
+	Pass           string `json:"pass"`
+	PassProofNodes int    `json:"pass_proof_nodes,omitempty"`
+	Zone           bool   `json:"zone"`
+	// Legal is the number of legal defender moves; Children those searched
+	// one by one, Won, NoWin, Unknown and Skipped (another shard's) them
+	// by outcome, Symmetric those decided as images of others.
+	Legal     int          `json:"legal"`
+	Children  int          `json:"children"`
+	Won       int          `json:"won"`
+	NoWin     int          `json:"no_win"`
+	Unknown   int          `json:"unknown"`
+	Skipped   int          `json:"skipped"`
+	Symmetric int          `json:"symmetric"`
+	Moves     []proveChild `json:"moves"`
+	Limit     int          `json:"limit"`
+	CertNodes int          `json:"certificate_nodes,omitempty"`
+	CheckMS   float64      `json:"check_ms,omitempty"`
+	Nodes     int64        `json:"nodes"`
+	TimeMS    float64      `json:"time_ms"`
+	Stopped   string       `json:"stopped,omitempty"`
+}
+
+// proveChild is one defender move searched one by one.
+type proveChild struct {
+	Move       string  `json:"move"`
+	Result     string  `json:"result"`
+	ProofNodes int     `json:"proof_nodes,omitempty"`
+	Symmetric  bool    `json:"symmetric,omitempty"`
+	FromStore  bool    `json:"from_store,omitempty"`
+	Nodes      int64   `json:"nodes"`
+	TimeMS     float64 `json:"time_ms"`
+}
+
+func runProve(stdin io.Reader) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		in, err := parseInput(c, stdin)
+		if err != nil {
+			return err
+		}
+		if in.svg {
+			return usagef("--format svg: prove writes text or json")
+		}
+		var attacker engine.Color
+		if s := c.String("attacker"); s != "" {
+			if attacker, err = engine.ParseColor(s); err != nil {
+				return usageError{err}
+			}
+		}
+		if c.Int("limit") < 0 || c.Int64("nodes") < 0 || c.Duration("time") < 0 || c.Int("memory") < 1 ||
+			c.Int("threat-limit") < 0 {
+			return usagef("--limit, --threat-limit, --nodes and --time must not be negative, --memory at least 1")
+		}
+		if c.Int("threat-limit") > solver.MaxThreatLimit {
+			return usagef("--threat-limit %d: at most %d", c.Int("threat-limit"), solver.MaxThreatLimit)
+		}
+		if err := setMemory(c); err != nil {
+			return err
+		}
+		sh, err := parseShard(c.String("shard"), os.Getenv)
+		if err != nil {
+			return err
+		}
+		slv := solver.NewSolver(c.Int("memory"))
+		slv.PassThreats = c.Bool("pass-threats")
+		slv.ThreatLimit = c.Int("threat-limit")
+		if dir := c.String("tt"); dir != "" {
+			st, err := solver.OpenStore(dir, store.Options{})
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			slv.Store = st
+		}
+		var certOut *bufio.Writer
+		var certFile *outputFile
+		var zw *gzip.Writer
+		if path := c.String("proof"); path != "" {
+			if certFile, err = createOutput(path, c.Args().Slice()); err != nil {
+				return err
+			}
+			var w io.Writer = certFile
+			if strings.HasSuffix(path, ".gz") {
+				zw = gzip.NewWriter(certFile)
+				w = zw
+			}
+			certOut = bufio.NewWriter(w)
+		}
+		if c.Duration("time") == 0 && c.Int64("nodes") == 0 {
+			fmt.Fprintf(c.App.ErrWriter, "gomoku: prove with no --time or --nodes: each search runs until it decides (within %d attacker moves), or Ctrl-C\n", solver.MaxVCTDepth)
+		}
+		out := in.out
+		err = in.each(c, func(p *positions.Position, r engine.Rule, b *engine.Board) error {
+			att := attacker
+			if att == engine.Empty {
+				att = p.ToMove.Opponent()
+			}
+			lim := solver.Limits{Depth: c.Int("limit"), Nodes: c.Int64("nodes"), Time: c.Duration("time"),
+				MemoryMiB: c.Int("memory")}
+			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att}
+			opt := solver.OpeningOptions{}
+			if sh != nil {
+				opt.Shard, opt.Shards = sh.k, sh.n
+			}
+			if !in.json {
+				fmt.Fprintf(out, "%s  %v %dx%d  %v to move, attacker %v\n", p.Label(), r, b.Size(), b.Size(), p.ToMove, att)
+			}
+			if c.Bool("progress") {
+				opt.SearchProgress = func(pg solver.Progress) {
+					fmt.Fprintf(c.App.ErrWriter, "%s: %d nodes, %.1f s\n", p.Label(), pg.Nodes, pg.Elapsed.Seconds())
+				}
+			}
+			opt.Progress = func(ch solver.OpeningChild, decided, total int) {
+				if in.json {
+					return
+				}
+				fmt.Fprintf(out, "  %3d/%d %-4v %s\n", decided, total, ch.Move, childSummary(ch))
+			}
+			if att == p.ToMove {
+				return fmt.Errorf("the attacker %v is to move: prove takes openings with the defender to move (use solve --mode win)", att)
+			}
+			rep, err := slv.ProveOpening(c.Context, pr, lim, opt)
+			if err != nil && !errors.Is(err, c.Context.Err()) {
+				return err
+			}
+			rec := proveRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
+				ToMove: p.ToMove.String(), Attacker: att.String(), Result: rep.Status.String(),
+				Pass: rep.Pass.Status.String(), PassProofNodes: rep.Pass.ProofNodes, Zone: rep.PassZone,
+				Legal: rep.Legal, Children: len(rep.Children), Won: rep.Won, NoWin: rep.NoWin,
+				Unknown: rep.Unknown, Skipped: rep.Skipped, Limit: lim.Depth, Nodes: rep.Nodes,
+				TimeMS: ms(rep.Elapsed), CheckMS: ms(rep.CheckTime)}
+			if err != nil {
+				rec.Stopped = "cancelled"
+			}
+			for _, ch := range rep.Children {
+				pc := proveChild{Move: ch.Move.String(), Result: ch.Status.String(), Symmetric: ch.Symmetric,
+					FromStore: ch.FromStore, Nodes: ch.Nodes, TimeMS: ms(ch.Elapsed)}
+				if ch.Skipped {
+					pc.Result = "skipped"
+				}
+				if ch.Proof != nil {
+					pc.ProofNodes = ch.Proof.Len()
+				}
+				if ch.Symmetric {
+					rec.Symmetric++
+				}
+				rec.Moves = append(rec.Moves, pc)
+			}
+			if rep.Certificate != nil {
+				rec.CertNodes = rep.Certificate.Len()
+				if certOut != nil {
+					data, merr := rep.Certificate.MarshalLines()
+					if merr != nil {
+						return merr
+					}
+					if _, werr := certOut.Write(data); werr != nil {
+						return fmt.Errorf("%w: %w", errOutput, werr)
+					}
+				}
+			}
+			if in.json {
+				if werr := writeJSON(out, rec); werr != nil {
+					return werr
+				}
+			} else {
+				writeProveText(out, rec, rep)
+			}
+			return err
+		})
+		if certFile != nil {
+			// the certificates so far are kept, also after Ctrl-C or a bad record
+			ferr := certOut.Flush()
+			if zw != nil {
+				if cerr := zw.Close(); ferr == nil {
+					ferr = cerr
+				}
+			}
+			if cerr := certFile.Commit(); ferr == nil {
+				ferr = cerr
+			}
+			if ferr != nil {
+				return ferr
+			}
+		}
+		return err
+	}
+}
+
+// childSummary describes a defender move's result in a few words.
+func childSummary(ch solver.OpeningChild) string {
+	switch {
+	case ch.Skipped:
+		return "skipped (another shard's)"
+	case ch.Symmetric:
+		return fmt.Sprintf("%v (by symmetry)", ch.Status)
+	}
+	s := ch.Status.String()
+	switch ch.Status {
+	case solver.StatusWin:
+		s = fmt.Sprintf("win, proof %d moves", ch.Proof.Len())
+	case solver.StatusNoWin:
+		s = "no win within the limits"
+	case solver.StatusUnknown:
+		s = "unknown: stopped by the " + ch.Stopped
+	}
+	if ch.FromStore {
+		return s + " (from the store)"
+	}
+	return fmt.Sprintf("%s (%d nodes, %.1f s)", s, ch.Nodes, ch.Elapsed.Seconds())
+}
+
+// writeProveText writes an opening's summary for people.
+func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
+	pass := "pass: " + rec.Pass
+	if rep.Pass.Status == solver.StatusWin {
+		pass = fmt.Sprintf("pass: win, proof %d moves", rep.Pass.ProofNodes)
+	}
+	if rec.Zone {
+		fmt.Fprintf(w, "%s; %d of %d legal defender moves in its zone, the others answered by it\n", pass, rec.Children, rec.Legal)
+	} else {
+		fmt.Fprintf(w, "%s; all %d legal defender moves searched\n", pass, rec.Legal)
+	}
+	switch rep.Status {
+	case solver.StatusWin:
+		fmt.Fprintf(w, "result: win, certificate of %d moves, checked in %.1f s (%d searched, %d by symmetry; %d nodes, %.1f s)\n",
+			rec.CertNodes, rec.CheckMS/1000, rec.Children-rec.Symmetric, rec.Symmetric, rec.Nodes, rec.TimeMS/1000)
+	default:
+		fmt.Fprintf(w, "result: %s: %d of %d defender moves won, %d no-win within the limits, %d unknown, %d left to other shards (%d nodes, %.1f s)\n",
+			rec.Result, rec.Won, rec.Children, rec.NoWin, rec.Unknown, rec.Skipped, rec.Nodes, rec.TimeMS/1000)
+	}
+}

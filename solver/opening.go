@@ -1,0 +1,286 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"gomoku/engine"
+	"gomoku/solver/proof"
+)
+
+// Whole-board proofs (gomoku prove).
+//
+// An opening is a position with the defender to move: every legal defender
+// move must lose. ProveOpening first searches the position as if the
+// defender passed (the attacker to move). If the attacker wins that, the
+// pass proof answers every defender move outside its relevance zone
+// (PassZone; Thomsen 2000, section 3; Yoshizoe, Kishimoto and Müller 2007,
+// section 3), and only the zone's moves, the defender's fours among them,
+// are searched one by one; otherwise every legal defender move is. Each of
+// those children is a problem of its own for Solve (search over all moves,
+// ModeWin), so with a Store every child's result is written, and flushed,
+// as it is decided: a run killed at any point resumes from the children
+// already decided, and the children of one opening can be split across the
+// tasks of a cluster (OpeningOptions.Shard) whose stores are then merged
+// (Store.Merge). Children that are images of one another under a symmetry
+// of the position are searched once (the store's canonical keys make that
+// so across runs too). The proof is a proof.Certificate, checked by
+// proof.VerifyCertificate before it is returned; a defender move the pass
+// proof turns out not to answer is added to the children and searched.
+
+// ErrAttackerToMove: ProveOpening was given a position with the attacker
+// to move (use Solve).
+var ErrAttackerToMove = errors.New("the attacker is to move: not an opening with the defender to move")
+
+// OpeningOptions are ProveOpening's options.
+type OpeningOptions struct {
+	// Shard k of N (1 ≤ k ≤ N) searches only the children whose index is
+	// k-1 modulo N; zero N: all. A shard's certificate is made only when
+	// its store already holds every other child.
+	Shard, Shards int
+	// Progress, when set, is called after each child with its result and
+	// the number decided so far.
+	Progress func(c OpeningChild, decided, total int)
+	// SearchProgress is passed to each search (nodes and time).
+	SearchProgress ProgressFunc
+}
+
+// OpeningChild is one defender move of an opening and the attacker's
+// result after it.
+type OpeningChild struct {
+	Move engine.Point
+	Answer
+	// Symmetric is set when the child was decided as the image of an
+	// earlier child under a symmetry of the position.
+	Symmetric bool
+	// Skipped is set for a child left to another shard and not found in
+	// the store.
+	Skipped bool
+}
+
+// OpeningReport is the result of ProveOpening.
+type OpeningReport struct {
+	// Status: StatusWin when the certificate is made and checked;
+	// StatusNoWin when some child is a no-win within its limits (the
+	// opening is not proven under them); StatusUnknown otherwise.
+	Status Status
+	// Certificate is the checked proof of a win (nil otherwise), and
+	// CheckTime the time its check took.
+	Certificate *proof.Certificate
+	CheckTime   time.Duration
+	// Pass is the result of the search after a defender pass; PassZone
+	// says whether the children are the pass proof's zone (else every
+	// legal defender move), and Legal is the number of legal defender
+	// moves.
+	Pass     Answer
+	PassZone bool
+	Legal    int
+	// Children are the defender moves searched one by one, in order.
+	Children []OpeningChild
+	// Won, NoWin, Unknown and Skipped count the children by outcome.
+	Won, NoWin, Unknown, Skipped int
+	// Nodes is the nodes of all searches; Elapsed the wall time.
+	Nodes   int64
+	Elapsed time.Duration
+}
+
+// ProveOpening searches for a whole-board proof that pr.Attacker wins
+// pr.Board with the defender to move (pr.ToMove the defender;
+// pr.DefenderPasses is ignored). lim applies to each search (the pass
+// search and each child's). Errors: ErrAttackerToMove, Problem's and
+// Solve's errors, ctx's when cancelled (the report then holds the
+// children decided so far).
+func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions) (rep OpeningReport, err error) {
+	start := time.Now()
+	defer func() { rep.Elapsed = time.Since(start) }()
+	if pr.ToMove == pr.Attacker {
+		return rep, ErrAttackerToMove
+	}
+	pr.DefenderPasses = true
+	if _, _, err := pr.check(); err != nil {
+		return rep, err
+	}
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	att, def := pr.Attacker, pr.Attacker.Opponent()
+	if b.Count(def, engine.FivePoints) > 0 || b.HasFive(def) || b.HasFive(att) {
+		// the defender wins at once, or the game is over
+		rep.Status = StatusNoWin
+		return rep, nil
+	}
+	var legal []engine.Point
+	for y := 0; y < b.Size(); y++ {
+		for x := 0; x < b.Size(); x++ {
+			if m := engine.PointAt(x, y); b.At(m) == engine.Empty && b.Legal(def, m) {
+				legal = append(legal, m)
+			}
+		}
+	}
+	rep.Legal = len(legal)
+	if len(legal) == 0 {
+		rep.Status = StatusNoWin // a full board is a draw
+		return rep, nil
+	}
+
+	pa, err := s.Solve(ctx, pr, ModeWin, lim, opt.SearchProgress)
+	pa.ProofNodes = 0
+	if pa.Proof != nil {
+		pa.ProofNodes = pa.Proof.Len()
+	}
+	rep.Pass, rep.Nodes = pa, pa.Nodes
+	if err != nil {
+		return rep, err
+	}
+	children := legal
+	var pass *proof.Node
+	threat := 0
+	if pa.Status == StatusWin {
+		pass, threat = pa.Proof.Root, pa.Proof.ThreatLimit
+		if zone, ok := PassZone(b, att, max(1, threat), pass); ok {
+			children, rep.PassZone = zone, true
+		}
+	}
+	listed := map[engine.Point]bool{}
+	for _, m := range children {
+		listed[m] = true
+	}
+	// canonical class of each child: the first child of a class is
+	// searched, the others are its images
+	type class struct {
+		child int // index in rep.Children of the searched one
+		sym   int // its canonical symmetry
+	}
+	classes := map[uint64]class{}
+	decide := func(ms []engine.Point) error {
+		for _, m := range ms {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			i := len(rep.Children)
+			b.Play(m, def)
+			h, sym := b.CanonicalHash()
+			ch := OpeningChild{Move: m}
+			if cl, ok := classes[h]; ok {
+				src := rep.Children[cl.child]
+				ch.Answer, ch.Symmetric, ch.Skipped = src.Answer, true, src.Skipped
+				ch.Nodes, ch.Elapsed, ch.FromStore = 0, 0, false
+				if src.Proof != nil {
+					// the source's proof to the canonical orientation, then
+					// back to this child's
+					root := transformTree(transformTree(src.Proof.Root, cl.sym, b.Size()), engine.InverseSymmetry(sym), b.Size())
+					ch.Proof = newProof(Problem{Board: b, ToMove: att, Attacker: att}, src.Proof.Limit, src.Proof.ThreatLimit, root)
+					ch.Line = ch.Proof.MainLine()
+				}
+			} else {
+				classes[h] = class{child: i, sym: sym}
+				cpr := Problem{Board: b, ToMove: att, Attacker: att}
+				mine := opt.Shards <= 1 || i%opt.Shards == opt.Shard-1
+				var a Answer
+				var err error
+				switch {
+				case mine:
+					a, err = s.Solve(ctx, cpr, ModeWin, lim, opt.SearchProgress)
+				default:
+					// another shard's child: only what the store holds
+					var found bool
+					a, found, err = s.Stored(cpr, ModeWin, lim)
+					ch.Skipped = err == nil && !found
+				}
+				if err != nil {
+					b.Undo()
+					return err
+				}
+				ch.Answer = a
+				if s.Store != nil && mine {
+					if err := s.Store.Flush(); err != nil {
+						b.Undo()
+						return err
+					}
+				}
+			}
+			b.Undo()
+			rep.Nodes += ch.Nodes
+			rep.Children = append(rep.Children, ch)
+			switch {
+			case ch.Skipped:
+				rep.Skipped++
+			case ch.Status == StatusWin:
+				rep.Won++
+			case ch.Status == StatusNoWin:
+				rep.NoWin++
+			default:
+				rep.Unknown++
+			}
+			if opt.Progress != nil {
+				opt.Progress(ch, len(rep.Children), len(children))
+			}
+		}
+		return nil
+	}
+	if err := decide(children); err != nil {
+		return rep, err
+	}
+	for round := 0; ; round++ {
+		switch {
+		case rep.NoWin > 0:
+			rep.Status = StatusNoWin
+			return rep, nil
+		case rep.Unknown > 0 || rep.Skipped > 0:
+			rep.Status = StatusUnknown
+			return rep, nil
+		}
+		cert := &proof.Certificate{Rule: b.Rule(), Size: b.Size(), Attacker: att, Limit: lim.Depth, ThreatLimit: threat}
+		t := newProof(pr, 0, 0, nil)
+		cert.Black, cert.White = t.Black, t.White
+		if len(children) < len(legal) {
+			cert.Pass = pass
+		}
+		for _, ch := range rep.Children {
+			cert.Defences = append(cert.Defences, proof.Defence{Move: ch.Move, Answer: ch.Proof.Root})
+			cert.ThreatLimit = max(cert.ThreatLimit, ch.Proof.ThreatLimit)
+		}
+		checkStart := time.Now()
+		_, err := proof.VerifyCertificate(ctx, cert)
+		rep.CheckTime += time.Since(checkStart)
+		if err == nil {
+			rep.Status, rep.Certificate = StatusWin, cert
+			return rep, nil
+		}
+		var pe *proof.Error
+		if !errors.As(err, &pe) || len(pe.Path) == 0 || listed[pe.Path[0]] || round >= maxZoneRounds {
+			if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
+				return rep, err
+			}
+			return rep, fmt.Errorf("internal error: the certificate fails its check: %w", err)
+		}
+		// a defender move the pass proof does not answer: search it too
+		m := pe.Path[0]
+		listed[m] = true
+		children = append(slices.Clip(children), m)
+		if err := decide([]engine.Point{m}); err != nil {
+			return rep, err
+		}
+	}
+}
+
+// maxZoneRounds bounds the defender moves ProveOpening adds to a pass
+// proof's zone after the certificate's check (each costs a check).
+const maxZoneRounds = 64
+
+// PassZone returns the relevance zone of pass, the attacker's win on b
+// after a defender pass (b with the defender to move), as the legal
+// defender moves that may change it, the defender's fours among them
+// (passZone, with VCFs of at most threat moves), and true; false when the
+// zone cannot be bounded. The zone is conservative but not trusted: a
+// certificate's check walks pass under every move left out.
+func PassZone(b *engine.Board, attacker engine.Color, threat int, pass *proof.Node) ([]engine.Point, bool) {
+	sb := engine.Scratch(b)
+	defer engine.Release(sb)
+	v := NewVCT(passMiB)
+	v.ThreatLimit = max(1, threat)
+	r := v.newRun(sb, attacker, NewBudget(context.Background(), Limits{}, nil))
+	return r.passZone(pass)
+}
