@@ -1,0 +1,150 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// squareOpening is black's 2x2 square against three far white stones,
+// white to move: a black win whose pass proof (black moving first) has a
+// zone of a dozen moves in freestyle and some 150 in renju.
+const squareOpening = "h8 a1 i8 o15 h9 a15 i9\n"
+
+// TestProveOpening proves the square opening in freestyle, writes its
+// certificate gzip-compressed, and checks that verify accepts it; the
+// JSON record counts the defender moves and their results.
+func TestProveOpening(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "square.txt", squareOpening)
+	cert := filepath.Join(dir, "square.cert.gz")
+	code, out, errOut := gomoku(t, "", "prove", "--rule", "freestyle", "--nodes", "200000", "--format", "json",
+		"--proof", cert, in)
+	if code != exitOK {
+		t.Fatalf("prove: exit %d\n%s%s", code, out, errOut)
+	}
+	recs := jsonLines(t, out)
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	r := recs[0]
+	if r["result"] != "win" || r["pass"] != "win" || r["zone"] != true || r["to_move"] != "white" || r["attacker"] != "black" {
+		t.Fatalf("record %v", r)
+	}
+	children, won, legal := r["children"].(float64), r["won"].(float64), r["legal"].(float64)
+	if children == 0 || won != children || children >= legal || r["certificate_nodes"].(float64) == 0 {
+		t.Errorf("children %v, won %v, legal %v, certificate %v", children, won, legal, r["certificate_nodes"])
+	}
+	data, err := os.ReadFile(cert)
+	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("the certificate is not gzip-compressed: %v", err)
+	}
+	code, out, errOut = gomoku(t, "", "verify", cert)
+	if code != exitOK || !strings.Contains(out, "valid certificate") {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	// the attacker to move is refused (that is solve's job)
+	code, _, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "white", "--nodes", "1000", in)
+	if code != exitError || !strings.Contains(errOut, "the attacker white is to move") {
+		t.Errorf("prove with the attacker to move: exit %d, %s", code, errOut)
+	}
+}
+
+// TestProveKilled kills a prove run with SIGKILL in the middle and runs it
+// again over the same store: the rerun reads the defender moves the killed
+// run decided (and flushed) from the store, and proves the opening, its
+// certificate accepted by verify.
+func TestProveKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := t.TempDir()
+	in := write(t, dir, "square.txt", squareOpening)
+	args := func(tt string) []string {
+		return []string{"prove", "--rule", "renju", "--nodes", "200000", "--format", "json", "--tt", tt, in}
+	}
+	start := time.Now()
+	if out, err := child(args(filepath.Join(dir, "clean-tt"))...).CombinedOutput(); err != nil {
+		t.Fatalf("the clean run: %v\n%s", err, out)
+	}
+	took := time.Since(start)
+	tt := filepath.Join(dir, "tt")
+	cmd := child(args(tt)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(took / 2)
+	cmd.Process.Kill()
+	cmd.Wait()
+	cert := filepath.Join(dir, "cert.jsonl")
+	code, out, errOut := gomoku(t, "", append(args(tt)[:len(args(tt))-1], "--proof", cert, in)...)
+	if code != exitOK {
+		t.Fatalf("the rerun: exit %d\n%s%s", code, out, errOut)
+	}
+	r := jsonLines(t, out)[0]
+	if r["result"] != "win" {
+		t.Fatalf("the rerun: %v", r["result"])
+	}
+	stored := 0
+	for _, m := range r["moves"].([]any) {
+		if m.(map[string]any)["from_store"] == true {
+			stored++
+		}
+	}
+	children := int(r["children"].(float64))
+	t.Logf("killed after %v of %v; the rerun read %d of %d defender moves from the store", took/2, took, stored, children)
+	if stored == 0 || stored == children {
+		t.Errorf("the rerun read %d of %d defender moves from the store: want some, not all", stored, children)
+	}
+	if code, out, errOut := gomoku(t, "", "verify", cert); code != exitOK {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestProveShards splits an opening's defender moves over two shards with
+// stores of their own, merges the stores, and runs once more over the
+// merged store: the opening is proven as one run proves it, with the
+// shards' results read from the store.
+func TestProveShards(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "square.txt", squareOpening)
+	base := []string{"prove", "--rule", "renju", "--nodes", "200000", "--format", "json"}
+	code, out, errOut := gomoku(t, "", append(base, in)...)
+	if code != exitOK || jsonLines(t, out)[0]["result"] != "win" {
+		t.Fatalf("one run: exit %d\n%s%s", code, out, errOut)
+	}
+	var stores []string
+	for k := 1; k <= 2; k++ {
+		tt := filepath.Join(dir, "tt"+string(rune('0'+k)))
+		stores = append(stores, tt)
+		code, out, errOut := gomoku(t, "", append(base, "--shard", string(rune('0'+k))+"/2", "--tt", tt, in)...)
+		if code != exitOK {
+			t.Fatalf("shard %d: exit %d\n%s%s", k, code, out, errOut)
+		}
+		r := jsonLines(t, out)[0]
+		if r["result"] != "unknown" || r["skipped"].(float64) == 0 {
+			t.Errorf("shard %d: result %v with %v skipped: want unknown, the other shard's moves skipped", k, r["result"], r["skipped"])
+		}
+	}
+	merged := filepath.Join(dir, "merged")
+	if code, out, errOut := gomoku(t, "", append([]string{"tt", "merge", "--tt", merged}, stores...)...); code != exitOK {
+		t.Fatalf("merge: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = gomoku(t, "", append(base, "--tt", merged, in)...)
+	if code != exitOK {
+		t.Fatalf("over the merged store: exit %d\n%s%s", code, out, errOut)
+	}
+	r := jsonLines(t, out)[0]
+	stored := 0
+	for _, m := range r["moves"].([]any) {
+		if m.(map[string]any)["from_store"] == true {
+			stored++
+		}
+	}
+	children := int(r["children"].(float64))
+	if r["result"] != "win" || stored < children/2 {
+		t.Errorf("over the merged store: %v, %d of %d defender moves from the store", r["result"], stored, children)
+	}
+}
