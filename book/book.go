@@ -116,8 +116,12 @@ type Node struct {
 	// Proven is the side the solver proved wins from the position (with
 	// the side to move to move), or Empty.
 	Proven engine.Color `json:"pv,omitempty"`
-	// ProvenBy is "vcf" or "vct" when Proven is set.
+	// ProvenBy is "vcf" or "vct" when Proven is set, or "certificate" for
+	// a whole-board proof (gomoku prove).
 	ProvenBy string `json:"pb,omitempty"`
+	// Cert is, for ProvenBy "certificate", the SHA-256 of the
+	// certificate's file form (proof.Certificate.MarshalLines), in hex.
+	Cert string `json:"ce,omitempty"`
 	// Comment is a library comment, as imported (bytes in the library's
 	// code page, often not UTF-8; stored as they are).
 	Comment string `json:"-"`
@@ -130,7 +134,7 @@ type Node struct {
 func (n *Node) merge(o *Node) {
 	n.Results.plus(o.Results)
 	if n.Proven == engine.Empty {
-		n.Proven, n.ProvenBy = o.Proven, o.ProvenBy
+		n.Proven, n.ProvenBy, n.Cert = o.Proven, o.ProvenBy, o.Cert
 	}
 	switch {
 	case n.Comment == "":

@@ -156,6 +156,62 @@ func (bd *Builder) AddProven(r engine.Rule, size int, moves []engine.Point, by s
 	return bd.full()
 }
 
+// AddCertificate records a whole-board proof, a certificate that the
+// caller has checked (proof.VerifyCertificate), of the position of the
+// black and white stones: the side to move there (white when black has one
+// stone more, black when the counts are equal) loses. That node is marked
+// proven for the other side, the attacker, by "certificate" with hash (the
+// certificate's SHA-256, hex); so is each position one attacker stone
+// earlier (the attacker to move), with that stone marked as the move that
+// starts the win. Errors: ErrIllegal when the counts fit no game (or a
+// stone is off the board or listed twice), the engine's size error.
+func (bd *Builder) AddCertificate(r engine.Rule, size int, black, white []engine.Point, hash string) error {
+	nb, nw := len(black), len(white)
+	if nb != nw && nb != nw+1 || nb == 0 {
+		return fmt.Errorf("%d black and %d white stones: %w", nb, nw, ErrIllegal)
+	}
+	att := engine.Black
+	stones := black
+	if nb == nw {
+		att, stones = engine.White, white
+	}
+	for j, s := range stones {
+		// the stones, black first, alternating, with s the last move
+		own := append(slices.Delete(slices.Clone(stones), j, j+1), s)
+		bs, ws := black, white
+		if att == engine.Black {
+			bs = own
+		} else {
+			ws = own
+		}
+		moves := make([]engine.Point, 0, nb+nw)
+		for i := range nb {
+			moves = append(moves, bs[i])
+			if i < nw {
+				moves = append(moves, ws[i])
+			}
+		}
+		if _, err := bd.check(r, size, moves, false); err != nil {
+			return err
+		}
+		bd.added = true
+		bd.walk(r, size, moves, func(b *engine.Board, i int, k Key, sym int) {
+			if i < len(moves)-1 {
+				return
+			}
+			n := bd.node(k)
+			n.Proven, n.ProvenBy, n.Cert = att, "certificate", hash
+			if i == len(moves)-1 {
+				n.move(engine.Transform(s, sym, size)).Proven = true
+			}
+		})
+		if err := bd.full(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // check plays moves on a scratch board and returns the Ending: every move
 // when all are legal; with rif, under renju, those before black's first
 // move on a forbidden point, and its kind. Errors: ErrIllegal for a move

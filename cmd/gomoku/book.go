@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,10 +41,12 @@ func bookCommand(stdin io.Reader) *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name:      "build",
-				Usage:     "add game records, or `gomoku analyze --format json` output, to the book",
+				Usage:     "add game records, `gomoku analyze --format json` output, or certificates of `gomoku prove`, to the book",
 				ArgsUsage: "FILES-OR-DIRS...",
 				Description: "Every position of every game counts the game and its result (the record's, or the colour of a final\n" +
-					"five), and the move played. Analysis records also mark proven wins. The book is written in one batch at the\n" +
+					"five), and the move played. Analysis records also mark proven wins, once confirmed; a certificate of a whole-board\n" +
+					"proof (prove --proof), once checked, marks its position lost for the side to move and the attacker's stones\n" +
+					"as winning moves one ply earlier, with the certificate's SHA-256. The book is written in one batch at the\n" +
 					"end; an interrupted build writes nothing.",
 				Flags: append(inputFlags()[2:], bookFlag,
 					&cli.StringFlag{Name: "shard", Usage: shardUsage},
@@ -249,7 +253,45 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			}
 			return true
 		}
-		err = src.games(c, sh, nil, report, analyses, func(p *positions.Position, r engine.Rule) error {
+		// prove's certificates (gzip or not) are checked, then marked
+		certs := func(name string, data []byte) bool {
+			data, err := gunzipIfGzip(name, data)
+			if err != nil {
+				report(err)
+				return true
+			}
+			first, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
+			if _, ok := proof.IsCertificate(first); !ok {
+				return false
+			}
+			lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+			for i := 0; i < len(lines); i++ {
+				follow, ok := proof.IsCertificate(lines[i])
+				if !ok {
+					report(&positions.ParseError{File: name, Line: i + 1, Record: i, Err: fmt.Errorf("%w: not a certificate's header", positions.ErrSyntax)})
+					continue
+				}
+				end := min(len(lines), i+1+follow)
+				at := i + 1
+				chunk := lines[i:end]
+				i = end - 1
+				if fatal != nil || !sh.keep() {
+					continue
+				}
+				if err := addCertificate(c.Context, bd, chunk, src.rule, src.ruleSet); err != nil {
+					if c.Context.Err() != nil {
+						return true
+					}
+					report(&positions.ParseError{File: name, Line: at, Record: at - 1, Err: err})
+					continue
+				}
+				added++
+				cl.certified++
+			}
+			return true
+		}
+		raw := func(name string, data []byte) bool { return certs(name, data) || analyses(name, data) }
+		err = src.games(c, sh, nil, report, raw, func(p *positions.Position, r engine.Rule) error {
 			if fatal != nil {
 				return nil
 			}
@@ -285,6 +327,9 @@ func runBookBuild(stdin io.Reader) cli.ActionFunc {
 			return err
 		}
 		fmt.Fprintf(c.App.Writer, "book %s: %d records added, %d positions updated\n", c.String("book"), added, bd.Written())
+		if cl.certified > 0 {
+			fmt.Fprintf(c.App.Writer, "certificates of whole-board proofs: %d checked and marked proven\n", cl.certified)
+		}
 		if cl.confirmed+cl.rejected > 0 {
 			fmt.Fprintf(c.App.Writer, "forced wins claimed by analyses: %d confirmed and marked proven, %d not confirmed and left out\n",
 				cl.confirmed, cl.rejected)
@@ -323,6 +368,31 @@ const claimCheckNodes = 200_000
 type claims struct {
 	slv                 *solver.Solver
 	confirmed, rejected int
+	certified           int // certificates checked and marked
+}
+
+// addCertificate reads one certificate (its lines), checks it with
+// proof.VerifyCertificate and marks it in the book (Builder.AddCertificate)
+// with the SHA-256 of its lines. A certificate of another rule than the
+// book's (when ruleSet) is refused. Errors: the certificate's format, its
+// flaw, the book's.
+func addCertificate(ctx context.Context, bd *book.Builder, lines [][]byte, rule engine.Rule, ruleSet bool) error {
+	cert, err := proof.UnmarshalCertificate(lines)
+	if err != nil {
+		return err
+	}
+	if ruleSet && cert.Rule != rule {
+		return fmt.Errorf("a certificate under %s, refused for a %s book", cert.Rule, rule)
+	}
+	if _, err := proof.VerifyCertificate(ctx, cert); err != nil {
+		return fmt.Errorf("the certificate fails its check: %w", err)
+	}
+	data, err := cert.MarshalLines()
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	return bd.AddCertificate(cert.Rule, cert.Size, cert.Black, cert.White, hex.EncodeToString(sum[:]))
 }
 
 // check returns the first move of c's forced win on b when the claim (by
@@ -448,18 +518,20 @@ type queryMove struct {
 
 // queryRecord is the JSON Lines record of `book query`, one per position.
 type queryRecord struct {
-	Source    string      `json:"source"`
-	Index     int         `json:"index"`
-	ToMove    string      `json:"to_move"`
-	Found     bool        `json:"found"`
-	Games     int         `json:"games"`
-	BlackWins int         `json:"black_wins"`
-	WhiteWins int         `json:"white_wins"`
-	Draws     int         `json:"draws"`
-	Proven    string      `json:"proven,omitempty"`
-	ProvenBy  string      `json:"proven_by,omitempty"`
-	Comment   string      `json:"comment,omitempty"`
-	Moves     []queryMove `json:"moves"`
+	Source    string `json:"source"`
+	Index     int    `json:"index"`
+	ToMove    string `json:"to_move"`
+	Found     bool   `json:"found"`
+	Games     int    `json:"games"`
+	BlackWins int    `json:"black_wins"`
+	WhiteWins int    `json:"white_wins"`
+	Draws     int    `json:"draws"`
+	Proven    string `json:"proven,omitempty"`
+	ProvenBy  string `json:"proven_by,omitempty"`
+	// Certificate is the SHA-256 of the certificate of a whole-board proof.
+	Certificate string      `json:"certificate,omitempty"`
+	Comment     string      `json:"comment,omitempty"`
+	Moves       []queryMove `json:"moves"`
 }
 
 func runBookQuery(stdin io.Reader) cli.ActionFunc {
@@ -482,7 +554,7 @@ func runBookQuery(stdin io.Reader) cli.ActionFunc {
 			rec := queryRecord{Source: p.Source, Index: p.Index, ToMove: p.ToMove.String(), Found: n != nil, Moves: []queryMove{}}
 			if n != nil {
 				rec.Games, rec.BlackWins, rec.WhiteWins, rec.Draws = n.Games(), n.Black, n.White, n.Draws
-				rec.Comment, rec.ProvenBy = displayText(n.Comment), n.ProvenBy
+				rec.Comment, rec.ProvenBy, rec.Certificate = displayText(n.Comment), n.ProvenBy, n.Cert
 				if n.Proven != engine.Empty {
 					rec.Proven = n.Proven.String()
 				}
@@ -542,6 +614,9 @@ func writeQueryText(w io.Writer, p *positions.Position, b *engine.Board, rec que
 	fmt.Fprintf(w, "%d games: black %d, white %d, draws %d", rec.Games, rec.BlackWins, rec.WhiteWins, rec.Draws)
 	if rec.Proven != "" {
 		fmt.Fprintf(w, "; proven win for %s (%s)", rec.Proven, rec.ProvenBy)
+		if rec.Certificate != "" {
+			fmt.Fprintf(w, " sha256:%s", rec.Certificate)
+		}
 	}
 	fmt.Fprintln(w)
 	if rec.Comment != "" {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +149,81 @@ func TestProveShards(t *testing.T) {
 	children := int(r["children"].(float64))
 	if r["result"] != "win" || stored < children/2 {
 		t.Errorf("over the merged store: %v, %d of %d defender moves from the store", r["result"], stored, children)
+	}
+}
+
+// TestProveBook adds a certificate to a book: the opening is marked lost
+// for the side to move, with the certificate's hash, and the attacker's
+// last stone as a proven winning move one ply earlier, which a book
+// choice (pbrain --book) then plays; a damaged certificate is refused and
+// marks nothing.
+func TestProveBook(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "square.txt", squareOpening)
+	cert := filepath.Join(dir, "square.cert.gz")
+	if code, out, errOut := gomoku(t, "", "prove", "--rule", "freestyle", "--nodes", "200000", "--proof", cert, in); code != exitOK {
+		t.Fatalf("prove: exit %d\n%s%s", code, out, errOut)
+	}
+	bk := filepath.Join(dir, "book")
+	code, out, errOut := gomoku(t, "", "book", "build", "--book", bk, cert)
+	if code != exitOK || !strings.Contains(out, "1 checked and marked proven") {
+		t.Fatalf("book build: exit %d\n%s%s", code, out, errOut)
+	}
+	before := write(t, dir, "before.txt", "h8 a1 i8 o15 h9 a15\n")
+	code, out, errOut = gomoku(t, "", "book", "query", "--book", bk, "--rule", "freestyle", "--format", "json", in, before)
+	if code != exitOK {
+		t.Fatalf("book query: exit %d\n%s%s", code, out, errOut)
+	}
+	recs := jsonLines(t, out)
+	for i, r := range recs {
+		if r["proven"] != "black" || r["proven_by"] != "certificate" || len(r["certificate"].(string)) != 64 {
+			t.Errorf("record %d: proven %v by %v, certificate %v", i, r["proven"], r["proven_by"], r["certificate"])
+		}
+	}
+	found := false
+	for _, m := range recs[1]["moves"].([]any) {
+		if mm := m.(map[string]any); mm["move"] == "i9" && mm["proven"] == true {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("i9 is not a proven move before the opening: %v", recs[1]["moves"])
+	}
+	// pbrain with the book plays the proven move at once
+	session := "START 15\nINFO rule 0\nINFO timeout_turn 5000\nBOARD\n7,7,1\n0,14,2\n8,7,1\n14,0,2\n7,6,1\n0,0,2\nDONE\nEND\n"
+	code, out, errOut = gomoku(t, session, "pbrain", "--engine", "ab", "--book", bk)
+	pl := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(pl) < 2 || !strings.HasPrefix(pl[len(pl)-2], "MESSAGE book move") || pl[len(pl)-1] != "8,6" {
+		t.Errorf("pbrain --book: exit %d, %q\n%s", code, out, errOut)
+	}
+	// a damaged certificate (a defence dropped, its line gone and the
+	// header's count with it) is refused
+	plain := filepath.Join(dir, "square.cert")
+	if code, _, errOut := gomoku(t, "", "prove", "--rule", "freestyle", "--nodes", "200000", "--proof", plain, in); code != exitOK {
+		t.Fatalf("prove: %s", errOut)
+	}
+	data, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	n := len(lines) - 2 // the defences
+	lines[0] = strings.Replace(lines[0], `"defences":`+strconv.Itoa(n), `"defences":`+strconv.Itoa(n-1), 1)
+	var pass struct {
+		Pass struct{ Move string } `json:"pass"`
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &pass); err != nil || pass.Pass.Move == "" {
+		t.Fatalf("the pass line: %v", err)
+	}
+	// the defence on the pass proof's first cell: the pass proof cannot answer it
+	drop := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"defence":"`+pass.Pass.Move+`"`) })
+	if drop < 0 {
+		t.Fatalf("no defence at %s", pass.Pass.Move)
+	}
+	bad := write(t, dir, "bad.cert", strings.Join(slices.Delete(lines, drop, drop+1), "\n")+"\n")
+	bk2 := filepath.Join(dir, "book2")
+	code, out, errOut = gomoku(t, "", "book", "build", "--book", bk2, bad)
+	if code != exitError || !strings.Contains(errOut, "fails its check") {
+		t.Errorf("a damaged certificate: exit %d\n%s%s", code, out, errOut)
 	}
 }
