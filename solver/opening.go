@@ -280,20 +280,15 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 const maxZoneRounds = 64
 
 // checkedZone returns the legal defender moves (of legal, on b with the
-// defender to move) under which the pass proof pass fails the independent
-// check (proof.VerifyOn with that stone on the board): the smallest zone
-// there is, since every other move is answered by the pass proof as the
-// certificate's check will find. It costs one check of the pass proof per
-// legal move (the 2,782-move pass proof of freestyle's D4 checks in about
-// 20 ms). Errors: ctx's.
+// defender to move) that the pass proof pass does not answer, as the
+// independent checker finds (proof.PassAnswers, the check a certificate's
+// unlisted moves get): the smallest zone there is. It costs one check of
+// the pass proof per legal move (the 2,782-move pass proof of freestyle's
+// D4 checks in about 20 ms). Errors: ctx's.
 func checkedZone(ctx context.Context, b *engine.Board, pass *proof.Tree, legal []engine.Point) ([]engine.Point, error) {
-	def := pass.Attacker.Opponent()
 	var zone []engine.Point
 	for _, m := range legal {
-		b.Play(m, def)
-		t := newProof(Problem{Board: b, ToMove: pass.Attacker, Attacker: pass.Attacker}, pass.Limit, pass.ThreatLimit, pass.Root)
-		_, err := proof.VerifyOn(ctx, t, b)
-		b.Undo()
+		err := proof.PassAnswers(ctx, b, pass.Attacker, pass.Limit, pass.ThreatLimit, pass.Root, m)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

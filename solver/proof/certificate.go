@@ -178,7 +178,11 @@ func VerifyCertificate(ctx context.Context, c *Certificate) (int, error) {
 				}
 				t := tasks[i]
 				wb.Play(t.move, def)
+				if t.pass {
+					v.passStones = append(v.passStones[:0], t.move)
+				}
 				err := v.attacker(t.node, limit, []engine.Point{t.move})
+				v.passStones = v.passStones[:0]
 				wb.Undo()
 				if err != nil && t.pass {
 					var pe *Error
@@ -206,6 +210,29 @@ func VerifyCertificate(ctx context.Context, c *Certificate) (int, error) {
 		}
 	}
 	return c.Len(), nil
+}
+
+// PassAnswers checks whether pass, the attacker's win on b after a
+// defender pass (b with the defender to move, unchanged on return), also
+// answers the defender's move m: replayed by the checker with m's stone on
+// the board, as VerifyCertificate replays it (a defence pass lists at m is
+// skipped), within limit attacker moves (0: none) and with threat as the
+// threat limit. nil: it does; otherwise the first flaw (a *Error) or
+// ctx's error. m must be a legal, empty point.
+func PassAnswers(ctx context.Context, b *engine.Board, attacker engine.Color, limit, threat int, pass *Node, m engine.Point) error {
+	def := attacker.Opponent()
+	if !b.OnBoard(m) || b.At(m) != engine.Empty || !b.Legal(def, m) {
+		return &Error{Path: []engine.Point{m}, Msg: fmt.Sprintf("defence %v is not a legal move", m)}
+	}
+	if limit <= 0 {
+		limit = engine.MaxSize * engine.MaxSize
+	}
+	wb := engine.Scratch(b)
+	defer engine.Release(wb)
+	v := &proofChecker{ctx: ctx, b: wb, att: attacker, def: def, threat: max(1, threat)}
+	wb.Play(m, def)
+	v.passStones = []engine.Point{m}
+	return v.attacker(pass, limit, []engine.Point{m})
 }
 
 // certFormat names the certificate's file form; certVersion is its

@@ -171,6 +171,9 @@ type proofChecker struct {
 	near    []uint32
 	nearGen uint32
 	blocks  []engine.Point
+	// passStones are the defender moves the pass proofs being replayed
+	// answer (passAnswers, VerifyCertificate), innermost last
+	passStones []engine.Point
 }
 
 // posKey names a position in the checker's memos: its Zobrist key, its
@@ -194,9 +197,18 @@ func (v *proofChecker) key(k int) posKey {
 // (attacker's first, alternating; all checked legal), its root and the
 // attacker moves left there.
 type proofTask struct {
-	path []engine.Point
-	node *Node
-	d    int
+	path       []engine.Point
+	node       *Node
+	d          int
+	passStones []engine.Point // the checker's passStones at the task's root
+}
+
+// passStone reports whether m holds a defender stone played before a pass
+// proof's replay (passStones): a defence the pass proof lists there cannot
+// be played, and is skipped rather than refused. The replay answers every
+// other move of the defender the same way as before the stone.
+func (v *proofChecker) passStone(m engine.Point) bool {
+	return len(v.passStones) > 0 && v.b.OnBoard(m) && v.b.At(m) == v.def && slices.Contains(v.passStones, m)
 }
 
 // attackerNodes returns the number of attacker moves in the tree below n,
@@ -243,6 +255,7 @@ func checkTasks(ctx context.Context, p *Tree, top *proofChecker, workers int) er
 					return
 				}
 				t := tasks[i]
+				v.passStones = t.passStones
 				for j, m := range t.path {
 					if j%2 == 0 {
 						b.Play(m, v.att)
@@ -348,11 +361,15 @@ func (v *proofChecker) attacker(n *Node, d int, path []engine.Point) error {
 		return fail("the defences need answers beyond the limit of attacker moves")
 	}
 	for _, dfn := range n.Defences {
+		if v.passStone(dfn.Move) {
+			continue // the defender's stone is already there: that defence cannot be played
+		}
 		if !b.OnBoard(dfn.Move) || b.At(dfn.Move) != engine.Empty || !b.Legal(v.def, dfn.Move) {
 			return fail("defence %v is not a legal move", dfn.Move)
 		}
 		if v.split > 0 && v.sizes[dfn.Answer] <= v.split {
-			v.tasks = append(v.tasks, proofTask{path: slices.Clone(append(path, dfn.Move)), node: dfn.Answer, d: d - 1})
+			v.tasks = append(v.tasks, proofTask{path: slices.Clone(append(path, dfn.Move)), node: dfn.Answer, d: d - 1,
+				passStones: slices.Clone(v.passStones)})
 			continue
 		}
 		b.Play(dfn.Move, v.def)
@@ -381,7 +398,9 @@ func (v *proofChecker) passAnswers(pass *Node, d int, path []engine.Point, liste
 				continue
 			}
 			b.Play(c, v.def)
+			v.passStones = append(v.passStones, c)
 			err := v.attacker(pass, d, append(path, c))
+			v.passStones = v.passStones[:len(v.passStones)-1]
 			b.Undo()
 			if err != nil {
 				var pe *Error
