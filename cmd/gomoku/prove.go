@@ -286,13 +286,19 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	if rep.Pass.Status == solver.StatusWin {
 		pass = fmt.Sprintf("pass: win, proof %d moves", rep.Pass.ProofNodes)
 	}
-	if rec.Zone {
+	switch {
+	case rec.Zone:
 		fmt.Fprintf(w, "%s; %d of %d legal defender moves in its zone, the others answered by it\n", pass, rec.Children, rec.Legal)
-	} else {
-		fmt.Fprintf(w, "%s; all %d legal defender moves searched\n", pass, rec.Legal)
+	case rec.Stopped == "" || rec.Children > 0:
+		fmt.Fprintf(w, "%s; all %d legal defender moves to search\n", pass, rec.Legal)
+	default:
+		fmt.Fprintf(w, "%s\n", pass)
 	}
-	switch rep.Status {
-	case solver.StatusWin:
+	switch {
+	case rec.Stopped != "":
+		fmt.Fprintf(w, "result: interrupted: %d defender moves won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",
+			rec.Won, rec.NoWin, rec.Unknown, rec.Nodes, rec.TimeMS/1000)
+	case rep.Status == solver.StatusWin:
 		fmt.Fprintf(w, "result: win, certificate of %d moves, checked in %.1f s (%d searched, %d by symmetry; %d nodes, %.1f s)\n",
 			rec.CertNodes, rec.CheckMS/1000, rec.Children-rec.Symmetric, rec.Symmetric, rec.Nodes, rec.TimeMS/1000)
 	default:
