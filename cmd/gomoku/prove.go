@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -14,7 +13,6 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
-	"gomoku/solver/store"
 )
 
 func proveCommand(stdin io.Reader) *cli.Command {
@@ -112,37 +110,12 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if in.svg {
 			return usagef("--format svg: prove writes text or json")
 		}
-		var attacker engine.Color
-		if s := c.String("attacker"); s != "" {
-			if attacker, err = engine.ParseColor(s); err != nil {
-				return usageError{err}
-			}
-		}
-		if c.Int("limit") < 0 || c.Int64("nodes") < 0 || c.Duration("time") < 0 || c.Int("memory") < 1 ||
-			c.Int("threat-limit") < 0 {
-			return usagef("--limit, --threat-limit, --nodes and --time must not be negative, --memory at least 1")
-		}
-		if c.Int("threat-limit") > solver.MaxThreatLimit {
-			return usagef("--threat-limit %d: at most %d", c.Int("threat-limit"), solver.MaxThreatLimit)
-		}
-		if err := setMemory(c); err != nil {
-			return err
-		}
-		sh, err := parseShard(c.String("shard"), os.Getenv)
+		attacker, sh, slv, closeStore, err := solverFromFlags(c)
 		if err != nil {
 			return err
 		}
-		slv := solver.NewSolver(c.Int("memory"))
-		slv.PassThreats = c.Bool("pass-threats")
+		defer closeStore()
 		slv.ThreatLimit = c.Int("threat-limit")
-		if dir := c.String("tt"); dir != "" {
-			st, err := solver.OpenStore(dir, store.Options{})
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			slv.Store = st
-		}
 		var certOut *bufio.Writer
 		var certFile *outputFile
 		var zw *gzip.Writer

@@ -106,37 +106,12 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				return usageError{err}
 			}
 		}
-		var attacker engine.Color
-		if s := c.String("attacker"); s != "" {
-			if attacker, err = engine.ParseColor(s); err != nil {
-				return usageError{err}
-			}
-		}
-		if c.Int("limit") < 0 || c.Int64("nodes") < 0 || c.Duration("time") < 0 || c.Int("memory") < 1 ||
-			c.Int("threat-limit") < 0 {
-			return usagef("--limit, --threat-limit, --nodes and --time must not be negative, --memory at least 1")
-		}
-		if c.Int("threat-limit") > solver.MaxThreatLimit {
-			return usagef("--threat-limit %d: at most %d", c.Int("threat-limit"), solver.MaxThreatLimit)
-		}
-		if err := setMemory(c); err != nil {
-			return err
-		}
-		sh, err := parseShard(c.String("shard"), os.Getenv)
+		attacker, sh, slv, closeStore, err := solverFromFlags(c)
 		if err != nil {
 			return err
 		}
-		slv := solver.NewSolver(c.Int("memory"))
+		defer closeStore()
 		slv.VCF.Shortest = c.Bool("shortest")
-		slv.PassThreats = c.Bool("pass-threats")
-		if dir := c.String("tt"); dir != "" {
-			st, err := solver.OpenStore(dir, store.Options{})
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			slv.Store = st
-		}
 		var proofOut *bufio.Writer
 		var proofFile *outputFile
 		if path := c.String("proof"); path != "" {
@@ -267,6 +242,44 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 		}
 		return err
 	}
+}
+
+// solverFromFlags reads the flags solve and prove share: --attacker (Empty
+// when not given), --limit, --threat-limit, --nodes, --time and --memory
+// (checked here), --shard, --pass-threats and --tt. It returns the
+// attacker, the shard and a Solver, with the store open when --tt names
+// one; done closes it. Errors: usage errors, the store's.
+func solverFromFlags(c *cli.Context) (attacker engine.Color, sh *shard, slv *solver.Solver, done func(), err error) {
+	done = func() {}
+	if s := c.String("attacker"); s != "" {
+		if attacker, err = engine.ParseColor(s); err != nil {
+			return 0, nil, nil, done, usageError{err}
+		}
+	}
+	if c.Int("limit") < 0 || c.Int64("nodes") < 0 || c.Duration("time") < 0 || c.Int("memory") < 1 ||
+		c.Int("threat-limit") < 0 {
+		return 0, nil, nil, done, usagef("--limit, --threat-limit, --nodes and --time must not be negative, --memory at least 1")
+	}
+	if c.Int("threat-limit") > solver.MaxThreatLimit {
+		return 0, nil, nil, done, usagef("--threat-limit %d: at most %d", c.Int("threat-limit"), solver.MaxThreatLimit)
+	}
+	if err := setMemory(c); err != nil {
+		return 0, nil, nil, done, err
+	}
+	if sh, err = parseShard(c.String("shard"), os.Getenv); err != nil {
+		return 0, nil, nil, done, err
+	}
+	slv = solver.NewSolver(c.Int("memory"))
+	slv.PassThreats = c.Bool("pass-threats")
+	if dir := c.String("tt"); dir != "" {
+		st, err := solver.OpenStore(dir, store.Options{})
+		if err != nil {
+			return 0, nil, nil, done, err
+		}
+		slv.Store = st
+		done = func() { st.Close() }
+	}
+	return attacker, sh, slv, done, nil
 }
 
 // endPhrase describes how a winning line ends, for people.

@@ -244,19 +244,12 @@ const (
 
 // certHeader is a certificate's first line.
 type certHeader struct {
-	Format      string   `json:"format"`
-	Version     int      `json:"version"`
-	Rule        string   `json:"rule"`
-	Size        int      `json:"size"`
-	Black       []string `json:"black"`
-	White       []string `json:"white"`
-	ToMove      string   `json:"to_move"`
-	Attacker    string   `json:"attacker"`
-	Limit       int      `json:"limit"`
-	ThreatLimit int      `json:"threat_limit"`
-	Pass        bool     `json:"pass"`
-	Defences    int      `json:"defences"`
-	Nodes       int      `json:"nodes"`
+	positionJSON
+	Limit       int  `json:"limit"`
+	ThreatLimit int  `json:"threat_limit"`
+	Pass        bool `json:"pass"`
+	Defences    int  `json:"defences"`
+	Nodes       int  `json:"nodes"`
 }
 
 // certLine is a certificate's line after the header: the pass proof
@@ -280,9 +273,9 @@ func (c *Certificate) MarshalLines() ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	h := certHeader{Format: certFormat, Version: certVersion, Rule: c.Rule.String(), Size: c.Size,
+	h := certHeader{positionJSON: positionJSON{Format: certFormat, Version: certVersion, Rule: c.Rule.String(), Size: c.Size,
 		Black: pointStrings(c.Black), White: pointStrings(c.White), ToMove: c.Attacker.Opponent().String(),
-		Attacker: c.Attacker.String(), Limit: c.Limit, ThreatLimit: c.ThreatLimit, Pass: c.Pass != nil,
+		Attacker: c.Attacker.String()}, Limit: c.Limit, ThreatLimit: c.ThreatLimit, Pass: c.Pass != nil,
 		Defences: len(c.Defences), Nodes: c.Len()}
 	if err := enc.Encode(h); err != nil {
 		return nil, err

@@ -238,16 +238,22 @@ func LineEnd(b *engine.Board, attacker engine.Color, line []engine.Point) End {
 	return EndThreat
 }
 
-// proofJSON is the file form of a proof; points are in renju notation.
+// positionJSON is the head of a proof's and a certificate's file form: the
+// format, and the position with its attacker; points in renju notation.
+type positionJSON struct {
+	Format   string   `json:"format"`
+	Version  int      `json:"version"`
+	Rule     string   `json:"rule"`
+	Size     int      `json:"size"`
+	Black    []string `json:"black"`
+	White    []string `json:"white"`
+	ToMove   string   `json:"to_move"`
+	Attacker string   `json:"attacker"`
+}
+
+// proofJSON is the file form of a proof.
 type proofJSON struct {
-	Format         string    `json:"format"`
-	Version        int       `json:"version"`
-	Rule           string    `json:"rule"`
-	Size           int       `json:"size"`
-	Black          []string  `json:"black"`
-	White          []string  `json:"white"`
-	ToMove         string    `json:"to_move"`
-	Attacker       string    `json:"attacker"`
+	positionJSON
 	DefenderPasses bool      `json:"defender_passes,omitempty"`
 	Limit          int       `json:"limit"`
 	ThreatLimit    int       `json:"threat_limit"`
@@ -278,9 +284,9 @@ const (
 // [{"move", "answer": {...}}], "pass": {...}}}; "pass" (Node.Pass) only on
 // a threat of a higher order.
 func (p *Tree) MarshalJSON() ([]byte, error) {
-	pj := proofJSON{Format: formatName, Version: formatVersion, Rule: p.Rule.String(), Size: p.Size,
+	pj := proofJSON{positionJSON: positionJSON{Format: formatName, Version: formatVersion, Rule: p.Rule.String(), Size: p.Size,
 		Black: pointStrings(p.Black), White: pointStrings(p.White), ToMove: p.ToMove.String(),
-		Attacker: p.Attacker.String(), DefenderPasses: p.DefenderPasses, Limit: p.Limit,
+		Attacker: p.Attacker.String()}, DefenderPasses: p.DefenderPasses, Limit: p.Limit,
 		ThreatLimit: p.ThreatLimit, Nodes: p.Len(), Root: nodeToJSON(p.Root)}
 	return json.Marshal(pj)
 }
