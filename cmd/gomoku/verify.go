@@ -91,10 +91,14 @@ func verifyCommand(stdin io.Reader) *cli.Command {
 						}
 						continue
 					}
+					what := "" // a proof says "valid" alone, as before certificates
+					if kind == "certificate" {
+						what = " certificate"
+					}
 					if err != nil {
-						fmt.Fprintf(out, "%s:%d: invalid %s: %v\n", name, first, kind, err)
+						fmt.Fprintf(out, "%s:%d: invalid%s: %v\n", name, first, what, err)
 					} else {
-						fmt.Fprintf(out, "%s:%d: valid %s: %d moves\n", name, first, kind, size)
+						fmt.Fprintf(out, "%s:%d: valid%s: %d moves\n", name, first, what, size)
 					}
 				}
 			}
