@@ -77,7 +77,14 @@ func (r *vctRun) passDefences(key uint64, d int) ([]engine.Point, bool) {
 	}
 	r.vcf.nodes += pr.vcf.nodes
 	if r.bu.ctx.Err() != nil || !r.bu.deadline.IsZero() && bu.stopped == "time" {
+		// the search's own budget ends here: say why, as its Poll would
 		r.stop = true
+		if r.bu.stopped == "" {
+			r.bu.stopped = bu.stopped
+			if r.bu.ctx.Err() != nil {
+				r.bu.stopped = "cancelled"
+			}
+		}
 		return nil, false
 	}
 	if root == nil {

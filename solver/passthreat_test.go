@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gomoku/engine"
 	"gomoku/positions/datatest"
@@ -204,5 +205,30 @@ func TestPassThreatZoneTooSmall(t *testing.T) {
 	}
 	if _, err := proof.VerifyOn(context.Background(), a.Proof, pr.Board); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPassThreatStoppedByTime: a search over all moves with threats of
+// order 3 that runs out of time says so ("time"), also when the deadline
+// passes inside a pass search (it said "nodes"). Freestyle's D4 after a
+// white pass (black h8 i9, white h9, black to move) takes minutes.
+func TestPassThreatStoppedByTime(t *testing.T) {
+	b, err := engine.NewBoard(15, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range []string{"h8", "h9", "i9"} {
+		p, _ := engine.ParsePoint(s, 15)
+		b.Play(p, engine.Color(1+i%2))
+	}
+	s := NewSolver(64)
+	s.PassThreats = true
+	a, err := s.Solve(context.Background(), Problem{Board: b, ToMove: engine.White, Attacker: engine.Black, DefenderPasses: true},
+		ModeWin, Limits{Time: 500 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != StatusUnknown || a.Stopped != "time" {
+		t.Errorf("status %v, stopped %q: want unknown, stopped by the time", a.Status, a.Stopped)
 	}
 }
