@@ -243,10 +243,12 @@ func (e *Eval) change(old, s engine.CellState) {
 		if po == pn {
 			continue
 		}
-		co, cn := codeOf[po], codeOf[pn]
-		t := &e.t[i]
-		e.sums.move[i] += t.Move[cn] - t.Move[co]
-		e.sums.wait[i] += t.Wait[cn] - t.Wait[co]
+		if e.acc == nil { // the network's value reads the counts only
+			co, cn := codeOf[po], codeOf[pn]
+			t := &e.t[i]
+			e.sums.move[i] += t.Move[cn] - t.Move[co]
+			e.sums.wait[i] += t.Wait[cn] - t.Wait[co]
+		}
 		e.sums.count[i][old.Threat(c)]--
 		e.sums.count[i][s.Threat(c)]++
 	}
