@@ -30,6 +30,12 @@
 //     defences against a threatened VCF).
 //   - extract.go: the proof tree of a VCT win, extracted from the df-pn
 //     table (proof.Tree), re-proving subtrees whose entries were lost.
+//   - opening.go: ProveOpening, whole-board proofs of a position with the
+//     defender to move (gomoku prove): the pass proof, its zone checked
+//     move by move (proof.PassAnswers; Thomsen 2000, section 3; Yoshizoe,
+//     Kishimoto and Müller 2007, section 3), each zone move solved and
+//     stored, symmetric moves once, shards; a proof.Certificate checked
+//     before it is returned.
 //   - solve.go: Solver, which runs the modes (VCF; VCF then VCT with
 //     growing threat limits; then all moves) and consults the store.
 //   - results.go: Store, the durable layer of solved results on

@@ -12,6 +12,10 @@
 //   - check.go: Verify, the independent re-walk of a proof tree on a fresh
 //     board, with its own plain depth-first VCF search (Allis 1994, ch. 4)
 //     for the threats of the defences the proof does not list.
+//   - certificate.go: Certificate, a whole-board proof of a position with
+//     the defender to move (each listed defender move answered by a proof,
+//     every other by the pass proof), its JSON Lines form, and
+//     VerifyCertificate and PassAnswers, its checks.
 //   - replay.go: VerifyLine, the replay of a VCF line move by move.
 //   - doc.go: End, how a winning line ends, and the errors.
 package proof
