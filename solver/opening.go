@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"gomoku/engine"
@@ -44,8 +45,11 @@ type OpeningOptions struct {
 	// its store already holds every other child.
 	Shard, Shards int
 	// Progress, when set, is called after each child with its result and
-	// the number decided so far.
+	// the number decided so far (from one goroutine at a time).
 	Progress func(c OpeningChild, decided, total int)
+	// Jobs is the number of children searched at once, each by a Solver
+	// of its own with the Solver's settings, memory and store (1 when 0).
+	Jobs int
 	// SearchProgress is passed to each search (nodes and time).
 	SearchProgress ProgressFunc
 }
@@ -163,54 +167,120 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 		sym   int // its canonical symmetry
 	}
 	classes := map[uint64]class{}
+	solvers := []*Solver{s}
+	for range max(1, opt.Jobs) - 1 {
+		solvers = append(solvers, s.sibling())
+	}
 	decide := func(ms []engine.Point) error {
-		for _, m := range ms {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			i := len(rep.Children)
+		base := len(rep.Children)
+		out := make([]OpeningChild, len(ms))
+		done := make([]bool, len(ms))
+		src := make([]int, len(ms)) // per child: -1, or the index (in rep.Children) of the child it is an image of
+		syms := make([]int, len(ms))
+		var jobs []int
+		for k, m := range ms {
 			b.Play(m, def)
 			h, sym := b.CanonicalHash()
-			ch := OpeningChild{Move: m}
-			if cl, ok := classes[h]; ok {
-				src := rep.Children[cl.child]
-				ch.Answer, ch.Symmetric, ch.Skipped = src.Answer, true, src.Skipped
-				ch.Nodes, ch.Elapsed, ch.FromStore = 0, 0, false
-				if src.Proof != nil {
-					// the source's proof to the canonical orientation, then
-					// back to this child's
-					root := transformTree(transformTree(src.Proof.Root, cl.sym, b.Size()), engine.InverseSymmetry(sym), b.Size())
-					ch.Proof = newProof(Problem{Board: b, ToMove: att, Attacker: att}, src.Proof.Limit, src.Proof.ThreatLimit, root)
-					ch.Line = ch.Proof.MainLine()
-				}
-			} else {
-				classes[h] = class{child: i, sym: sym}
-				cpr := Problem{Board: b, ToMove: att, Attacker: att}
-				mine := opt.Shards <= 1 || i%opt.Shards == opt.Shard-1
-				var a Answer
-				var err error
-				switch {
-				case mine:
-					a, err = s.Solve(ctx, cpr, ModeWin, lim, opt.SearchProgress)
-				default:
-					// another shard's child: only what the store holds
-					var found bool
-					a, found, err = s.Stored(cpr, ModeWin, lim)
-					ch.Skipped = err == nil && !found
-				}
-				if err != nil {
-					b.Undo()
-					return err
-				}
-				ch.Answer = a
-				if s.Store != nil && mine {
-					if err := s.Store.Flush(); err != nil {
-						b.Undo()
-						return err
-					}
-				}
-			}
 			b.Undo()
+			out[k].Move, syms[k], src[k] = m, sym, -1
+			if cl, ok := classes[h]; ok {
+				src[k] = cl.child
+				continue
+			}
+			classes[h] = class{child: base + k, sym: sym}
+			jobs = append(jobs, k)
+		}
+		// the searched children, on len(solvers) goroutines, each solver
+		// with its own board; progress in the order they are decided
+		var mu sync.Mutex
+		var firstErr error
+		decided := base
+		next := 0
+		var wg sync.WaitGroup
+		for _, slv := range solvers {
+			wb := engine.Scratch(b)
+			wg.Go(func() {
+				defer engine.Release(wb)
+				for {
+					mu.Lock()
+					if next >= len(jobs) || firstErr != nil || ctx.Err() != nil {
+						mu.Unlock()
+						return
+					}
+					k := jobs[next]
+					next++
+					mu.Unlock()
+					i := base + k
+					wb.Play(ms[k], def)
+					cpr := Problem{Board: wb, ToMove: att, Attacker: att}
+					ch := OpeningChild{Move: ms[k]}
+					mine := opt.Shards <= 1 || i%opt.Shards == opt.Shard-1
+					var err error
+					if mine {
+						ch.Answer, err = slv.Solve(ctx, cpr, ModeWin, lim, opt.SearchProgress)
+						if err == nil && slv.Store != nil {
+							err = slv.Store.Flush()
+						}
+					} else {
+						// another shard's child: only what the store holds
+						var found bool
+						ch.Answer, found, err = slv.Stored(cpr, ModeWin, lim)
+						ch.Skipped = err == nil && !found
+					}
+					wb.Undo()
+					mu.Lock()
+					if err != nil {
+						if firstErr == nil {
+							firstErr = err
+						}
+					} else if ctx.Err() == nil || ch.Status != StatusUnknown {
+						out[k], done[k] = ch, true
+						decided++
+						if opt.Progress != nil {
+							opt.Progress(ch, decided, base+len(ms))
+						}
+					}
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		// the images of searched children, and the order of the list
+		for k := range ms {
+			if src[k] < 0 {
+				continue
+			}
+			var from OpeningChild
+			if j := src[k] - base; j >= 0 {
+				if !done[j] {
+					continue
+				}
+				from = out[j]
+			} else {
+				from = rep.Children[src[k]]
+			}
+			ch := OpeningChild{Move: ms[k], Answer: from.Answer, Symmetric: true, Skipped: from.Skipped}
+			ch.Nodes, ch.Elapsed, ch.FromStore = 0, 0, false
+			if from.Proof != nil {
+				// the source's proof to the canonical orientation, then
+				// back to this child's
+				clsym := classes[canonicalOf(b, from.Move, def)].sym
+				root := transformTree(transformTree(from.Proof.Root, clsym, b.Size()), engine.InverseSymmetry(syms[k]), b.Size())
+				b.Play(ms[k], def)
+				ch.Proof = newProof(Problem{Board: b, ToMove: att, Attacker: att}, from.Proof.Limit, from.Proof.ThreatLimit, root)
+				b.Undo()
+				ch.Line = ch.Proof.MainLine()
+			}
+			out[k], done[k] = ch, true
+			if opt.Progress != nil {
+				decided++
+				opt.Progress(ch, decided, base+len(ms))
+			}
+		}
+		for k, ch := range out {
+			if !done[k] {
+				continue
+			}
 			rep.Nodes += ch.Nodes
 			rep.Children = append(rep.Children, ch)
 			switch {
@@ -223,11 +293,11 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 			default:
 				rep.Unknown++
 			}
-			if opt.Progress != nil {
-				opt.Progress(ch, len(rep.Children), len(children))
-			}
 		}
-		return nil
+		if firstErr != nil {
+			return firstErr
+		}
+		return ctx.Err()
 	}
 	if err := decide(children); err != nil {
 		return rep, err
@@ -273,6 +343,25 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 			return rep, err
 		}
 	}
+}
+
+// canonicalOf returns the canonical key of b after the defender's move m.
+func canonicalOf(b *engine.Board, m engine.Point, def engine.Color) uint64 {
+	b.Play(m, def)
+	h, _ := b.CanonicalHash()
+	b.Undo()
+	return h
+}
+
+// sibling returns a Solver with s's settings and store and tables of its
+// own, of s's size: another worker for ProveOpening.
+func (s *Solver) sibling() *Solver {
+	o := NewSolver(s.totalMiB)
+	if s.VCF != nil {
+		o.VCF.Shortest = s.VCF.Shortest
+	}
+	o.Store, o.OneSearch, o.ThreatLimit, o.ShareSolved, o.PassThreats = s.Store, s.OneSearch, s.ThreatLimit, s.ShareSolved, s.PassThreats
+	return o
 }
 
 // maxZoneRounds bounds the defender moves ProveOpening adds to a pass

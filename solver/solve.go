@@ -122,10 +122,11 @@ type Solver struct {
 	// check is never reported: the search then runs again without them.
 	PassThreats bool
 
-	mib     int          // memory of all VCT tables, MiB
-	vcts    []*VCT       // per portfolio slot, each with vctsMiB (see vct)
-	vctsMiB int          // a 1/len(vcts) share of mib, less shared's with ShareSolved
-	shared  *sharedTable // the portfolio's table of solved nodes, 1/sharedFraction of mib
+	totalMiB int          // NewSolver's mib (0: the zero Solver's default)
+	mib      int          // memory of all VCT tables, MiB
+	vcts     []*VCT       // per portfolio slot, each with vctsMiB (see vct)
+	vctsMiB  int          // a 1/len(vcts) share of mib, less shared's with ShareSolved
+	shared   *sharedTable // the portfolio's table of solved nodes, 1/sharedFraction of mib
 }
 
 // NewSolver returns a Solver whose tables take about mib MiB in all
@@ -136,7 +137,7 @@ func NewSolver(mib int) *Solver {
 	if mib <= 0 {
 		mib = DefaultMemoryMiB
 	}
-	return &Solver{VCF: NewVCF(max(1, mib/4)), mib: max(1, mib-mib/4)}
+	return &Solver{VCF: NewVCF(max(1, mib/4)), mib: max(1, mib-mib/4), totalMiB: mib}
 }
 
 // vct returns the VCT searcher of portfolio slot t (1-based) when n slots

@@ -47,6 +47,8 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
 				Usage: "badger store `DIR` of solved results: every search reads it first and writes its result, flushed at once (none by default)"},
 			&cli.StringFlag{Name: "proof", Usage: "write each proven opening's certificate to `FILE` (JSON Lines, gzip-compressed when FILE ends in .gz; gomoku verify reads it)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1,
+				Usage: "defender moves searched at once, each with tables of --memory MiB of its own"},
 			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
 		),
@@ -110,6 +112,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if in.svg {
 			return usagef("--format svg: prove writes text or json")
 		}
+		if c.Int("jobs") < 1 {
+			return usagef("--jobs %d: want 1 or more", c.Int("jobs"))
+		}
 		attacker, sh, slv, closeStore, err := solverFromFlags(c)
 		if err != nil {
 			return err
@@ -142,7 +147,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			lim := solver.Limits{Depth: c.Int("limit"), Nodes: c.Int64("nodes"), Time: c.Duration("time"),
 				MemoryMiB: c.Int("memory")}
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att}
-			opt := solver.OpeningOptions{}
+			opt := solver.OpeningOptions{Jobs: c.Int("jobs")}
 			if sh != nil {
 				opt.Shard, opt.Shards = sh.k, sh.n
 			}

@@ -126,6 +126,11 @@ func TestProveShards(t *testing.T) {
 	if code != exitOK || jsonLines(t, out)[0]["result"] != "win" {
 		t.Fatalf("one run: exit %d\n%s%s", code, out, errOut)
 	}
+	// two defender moves at a time
+	code, out, errOut = gomoku(t, "", append(base, "--jobs", "2", in)...)
+	if r := jsonLines(t, out); code != exitOK || r[0]["result"] != "win" || r[0]["won"] != r[0]["children"] {
+		t.Fatalf("--jobs 2: exit %d\n%s%s", code, out, errOut)
+	}
 	var stores []string
 	for k := 1; k <= 2; k++ {
 		tt := filepath.Join(dir, "tt"+string(rune('0'+k)))
