@@ -62,7 +62,8 @@ func (e *Error) Error() string {
 //   - after a quiet move with a pass proof (Node.Pass, a threat of a higher
 //     order), that every legal defender move not listed leaves the pass
 //     proof valid with that stone on the board (passAnswers): the pass
-//     proof is walked again, in full, under each.
+//     proof is walked again, in full, under each; a defence the pass proof
+//     lists on that stone's own cell cannot be played and is skipped.
 //
 // Every listed defence must be a legal move, is played, and its answer is
 // checked the same way, within the proof's attacker-move limit.
