@@ -223,8 +223,7 @@ func TestCorruptionSuite(t *testing.T) {
 			return true
 		}},
 	}
-	rejected := 0
-	perKind := map[string]int{}
+	tally := &rejections{t: t, what: "proofs", perKind: map[string]int{}}
 	for _, fx := range fixtures(t) {
 		if _, err := Verify(fx.Proof); err != nil {
 			t.Fatalf("%s: the proof itself fails: %v", fx.ID, err)
@@ -237,26 +236,48 @@ func TestCorruptionSuite(t *testing.T) {
 				}
 				name := fmt.Sprintf("%s, %s #%d", fx.ID, k.name, rep+1)
 				_, err := Verify(c)
-				var pe *Error
-				switch {
-				case err == nil:
-					t.Errorf("%s: accepted", name)
-				case !errors.As(err, &pe):
-					t.Errorf("%s: %T is not a *Error: %v", name, err, err)
-				default:
-					rejected++
-					perKind[k.name]++
-				}
+				tally.record(name, k.name, err)
 			}
 		}
 	}
+	var names []string
 	for _, k := range kinds {
-		if perKind[k.name] == 0 {
-			t.Errorf("kind %q never applied", k.name)
+		names = append(names, k.name)
+	}
+	tally.check(names)
+}
+
+// rejections tallies a corruption suite: record counts a damaged input's
+// verdict (it must be a *Error) under its kind, and check, at the end,
+// wants every kind applied and at least 30 rejected in all.
+type rejections struct {
+	t        *testing.T
+	what     string // "proofs", "certificates"
+	rejected int
+	perKind  map[string]int
+}
+
+func (r *rejections) record(name, kind string, err error) {
+	var pe *Error
+	switch {
+	case err == nil:
+		r.t.Errorf("%s: accepted", name)
+	case !errors.As(err, &pe):
+		r.t.Errorf("%s: %T is not a *Error: %v", name, err, err)
+	default:
+		r.rejected++
+		r.perKind[kind]++
+	}
+}
+
+func (r *rejections) check(kinds []string) {
+	for _, k := range kinds {
+		if r.perKind[k] == 0 {
+			r.t.Errorf("kind %q never applied", k)
 		}
 	}
-	if rejected < 30 {
-		t.Errorf("%d corrupted proofs rejected, want at least 30", rejected)
+	if r.rejected < 30 {
+		r.t.Errorf("%d corrupted %s rejected, want at least 30", r.rejected, r.what)
 	}
-	t.Logf("%d corrupted proofs of %d kinds rejected", rejected, len(kinds))
+	r.t.Logf("%d corrupted %s of %d kinds rejected", r.rejected, r.what, len(kinds))
 }
