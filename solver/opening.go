@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -31,8 +30,9 @@ import (
 // (Store.Merge). Children that are images of one another under a symmetry
 // of the position are searched once (the store's canonical keys make that
 // so across runs too). The proof is a proof.Certificate, checked by
-// proof.VerifyCertificate before it is returned; a defender move the pass
-// proof turns out not to answer is added to the children and searched.
+// proof.VerifyCertificate before it is returned (with the zone from the
+// same check, a failure there is a flaw of a search's proof: an internal
+// error, nothing claimed).
 
 // ErrAttackerToMove: ProveOpening was given a position with the attacker
 // to move (use Solve).
@@ -156,201 +156,171 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 		}
 		children, rep.PassZone = zone, true
 	}
-	listed := map[engine.Point]bool{}
-	for _, m := range children {
-		listed[m] = true
+	rep.Children, err = decideChildren(ctx, s, b, children, att, lim, opt, &rep)
+	if err != nil {
+		return rep, err
 	}
-	// canonical class of each child: the first child of a class is
-	// searched, the others are its images
-	type class struct {
-		child int // index in rep.Children of the searched one
-		sym   int // its canonical symmetry
+	switch {
+	case rep.NoWin > 0:
+		rep.Status = StatusNoWin
+		return rep, nil
+	case rep.Unknown > 0 || rep.Skipped > 0:
+		rep.Status = StatusUnknown
+		return rep, nil
 	}
-	classes := map[uint64]class{}
+	cert := &proof.Certificate{Rule: b.Rule(), Size: b.Size(), Attacker: att, Limit: lim.Depth, ThreatLimit: threat}
+	t := newProof(pr, 0, 0, nil)
+	cert.Black, cert.White = t.Black, t.White
+	if len(children) < len(legal) {
+		cert.Pass = pass
+	}
+	for _, ch := range rep.Children {
+		cert.Defences = append(cert.Defences, proof.Defence{Move: ch.Move, Answer: ch.Proof.Root})
+		cert.ThreatLimit = max(cert.ThreatLimit, ch.Proof.ThreatLimit)
+	}
+	// the zone came from the same check, so this fails only on a flaw of
+	// the searches' proofs: never printed, never stored
+	checkStart := time.Now()
+	_, err = proof.VerifyCertificate(ctx, cert)
+	rep.CheckTime = time.Since(checkStart)
+	if err != nil {
+		if ctx.Err() != nil {
+			return rep, ctx.Err()
+		}
+		return rep, fmt.Errorf("internal error: the certificate fails its check: %w", err)
+	}
+	rep.Status, rep.Certificate = StatusWin, cert
+	return rep, nil
+}
+
+// decideChildren solves the defender moves ms (on b, the defender to
+// move) for att, on opt.Jobs goroutines (s and s.sibling()s, each with
+// its own board), and returns them in the order of ms, with rep's counts
+// and nodes added. A move that is the image of an earlier one under a
+// symmetry of the position takes its proof, transformed; a move of
+// another shard is read from the store only. A search cut short by ctx is
+// left out. Errors: the first search's or store's error, else ctx's.
+func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine.Point, att engine.Color, lim Limits,
+	opt OpeningOptions, rep *OpeningReport) ([]OpeningChild, error) {
+	def := att.Opponent()
+	out := make([]OpeningChild, len(ms))
+	done := make([]bool, len(ms))
+	src := make([]int, len(ms))  // per move: -1, or the index of the move it is an image of
+	syms := make([]int, len(ms)) // per move: its canonical symmetry
+	first := map[uint64]int{}    // canonical key → the first move with it
+	var jobs []int
+	for k, m := range ms {
+		b.Play(m, def)
+		h, sym := b.CanonicalHash()
+		b.Undo()
+		out[k].Move, syms[k], src[k] = m, sym, -1
+		if j, ok := first[h]; ok {
+			src[k] = j
+			continue
+		}
+		first[h] = k
+		jobs = append(jobs, k)
+	}
 	solvers := []*Solver{s}
 	for range max(1, opt.Jobs) - 1 {
 		solvers = append(solvers, s.sibling())
 	}
-	decide := func(ms []engine.Point) error {
-		base := len(rep.Children)
-		out := make([]OpeningChild, len(ms))
-		done := make([]bool, len(ms))
-		src := make([]int, len(ms)) // per child: -1, or the index (in rep.Children) of the child it is an image of
-		syms := make([]int, len(ms))
-		var jobs []int
-		for k, m := range ms {
-			b.Play(m, def)
-			h, sym := b.CanonicalHash()
+	// the searched moves; progress in the order they are decided
+	var mu sync.Mutex
+	var firstErr error
+	decided, next := 0, 0
+	var wg sync.WaitGroup
+	for _, slv := range solvers {
+		wb := engine.Scratch(b)
+		wg.Go(func() {
+			defer engine.Release(wb)
+			for {
+				mu.Lock()
+				if next >= len(jobs) || firstErr != nil || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				k := jobs[next]
+				next++
+				mu.Unlock()
+				wb.Play(ms[k], def)
+				cpr := Problem{Board: wb, ToMove: att, Attacker: att}
+				ch := OpeningChild{Move: ms[k]}
+				var err error
+				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
+					ch.Answer, err = slv.Solve(ctx, cpr, ModeWin, lim, opt.SearchProgress)
+					if err == nil && slv.Store != nil {
+						err = slv.Store.Flush()
+					}
+				} else {
+					// another shard's move: only what the store holds
+					var found bool
+					ch.Answer, found, err = slv.Stored(cpr, ModeWin, lim)
+					ch.Skipped = err == nil && !found
+				}
+				wb.Undo()
+				mu.Lock()
+				switch {
+				case err != nil:
+					if firstErr == nil {
+						firstErr = err
+					}
+				case ctx.Err() == nil || ch.Status != StatusUnknown:
+					out[k], done[k] = ch, true
+					decided++
+					if opt.Progress != nil {
+						opt.Progress(ch, decided, len(ms))
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	// the images: the source's proof to the canonical orientation, then
+	// back to this move's
+	for k, j := range src {
+		if j < 0 || !done[j] {
+			continue
+		}
+		from := out[j]
+		ch := OpeningChild{Move: ms[k], Answer: from.Answer, Symmetric: true, Skipped: from.Skipped}
+		ch.Nodes, ch.Elapsed, ch.FromStore = 0, 0, false
+		if from.Proof != nil {
+			root := transformTree(transformTree(from.Proof.Root, syms[j], b.Size()), engine.InverseSymmetry(syms[k]), b.Size())
+			b.Play(ms[k], def)
+			ch.Proof = newProof(Problem{Board: b, ToMove: att, Attacker: att}, from.Proof.Limit, from.Proof.ThreatLimit, root)
 			b.Undo()
-			out[k].Move, syms[k], src[k] = m, sym, -1
-			if cl, ok := classes[h]; ok {
-				src[k] = cl.child
-				continue
-			}
-			classes[h] = class{child: base + k, sym: sym}
-			jobs = append(jobs, k)
+			ch.Line = ch.Proof.MainLine()
 		}
-		// the searched children, on len(solvers) goroutines, each solver
-		// with its own board; progress in the order they are decided
-		var mu sync.Mutex
-		var firstErr error
-		decided := base
-		next := 0
-		var wg sync.WaitGroup
-		for _, slv := range solvers {
-			wb := engine.Scratch(b)
-			wg.Go(func() {
-				defer engine.Release(wb)
-				for {
-					mu.Lock()
-					if next >= len(jobs) || firstErr != nil || ctx.Err() != nil {
-						mu.Unlock()
-						return
-					}
-					k := jobs[next]
-					next++
-					mu.Unlock()
-					i := base + k
-					wb.Play(ms[k], def)
-					cpr := Problem{Board: wb, ToMove: att, Attacker: att}
-					ch := OpeningChild{Move: ms[k]}
-					mine := opt.Shards <= 1 || i%opt.Shards == opt.Shard-1
-					var err error
-					if mine {
-						ch.Answer, err = slv.Solve(ctx, cpr, ModeWin, lim, opt.SearchProgress)
-						if err == nil && slv.Store != nil {
-							err = slv.Store.Flush()
-						}
-					} else {
-						// another shard's child: only what the store holds
-						var found bool
-						ch.Answer, found, err = slv.Stored(cpr, ModeWin, lim)
-						ch.Skipped = err == nil && !found
-					}
-					wb.Undo()
-					mu.Lock()
-					if err != nil {
-						if firstErr == nil {
-							firstErr = err
-						}
-					} else if ctx.Err() == nil || ch.Status != StatusUnknown {
-						out[k], done[k] = ch, true
-						decided++
-						if opt.Progress != nil {
-							opt.Progress(ch, decided, base+len(ms))
-						}
-					}
-					mu.Unlock()
-				}
-			})
+		out[k], done[k] = ch, true
+		if opt.Progress != nil {
+			decided++
+			opt.Progress(ch, decided, len(ms))
 		}
-		wg.Wait()
-		// the images of searched children, and the order of the list
-		for k := range ms {
-			if src[k] < 0 {
-				continue
-			}
-			var from OpeningChild
-			if j := src[k] - base; j >= 0 {
-				if !done[j] {
-					continue
-				}
-				from = out[j]
-			} else {
-				from = rep.Children[src[k]]
-			}
-			ch := OpeningChild{Move: ms[k], Answer: from.Answer, Symmetric: true, Skipped: from.Skipped}
-			ch.Nodes, ch.Elapsed, ch.FromStore = 0, 0, false
-			if from.Proof != nil {
-				// the source's proof to the canonical orientation, then
-				// back to this child's
-				clsym := classes[canonicalOf(b, from.Move, def)].sym
-				root := transformTree(transformTree(from.Proof.Root, clsym, b.Size()), engine.InverseSymmetry(syms[k]), b.Size())
-				b.Play(ms[k], def)
-				ch.Proof = newProof(Problem{Board: b, ToMove: att, Attacker: att}, from.Proof.Limit, from.Proof.ThreatLimit, root)
-				b.Undo()
-				ch.Line = ch.Proof.MainLine()
-			}
-			out[k], done[k] = ch, true
-			if opt.Progress != nil {
-				decided++
-				opt.Progress(ch, decided, base+len(ms))
-			}
-		}
-		for k, ch := range out {
-			if !done[k] {
-				continue
-			}
-			rep.Nodes += ch.Nodes
-			rep.Children = append(rep.Children, ch)
-			switch {
-			case ch.Skipped:
-				rep.Skipped++
-			case ch.Status == StatusWin:
-				rep.Won++
-			case ch.Status == StatusNoWin:
-				rep.NoWin++
-			default:
-				rep.Unknown++
-			}
-		}
-		if firstErr != nil {
-			return firstErr
-		}
-		return ctx.Err()
 	}
-	if err := decide(children); err != nil {
-		return rep, err
-	}
-	for round := 0; ; round++ {
+	var list []OpeningChild
+	for k, ch := range out {
+		if !done[k] {
+			continue
+		}
+		rep.Nodes += ch.Nodes
+		list = append(list, ch)
 		switch {
-		case rep.NoWin > 0:
-			rep.Status = StatusNoWin
-			return rep, nil
-		case rep.Unknown > 0 || rep.Skipped > 0:
-			rep.Status = StatusUnknown
-			return rep, nil
-		}
-		cert := &proof.Certificate{Rule: b.Rule(), Size: b.Size(), Attacker: att, Limit: lim.Depth, ThreatLimit: threat}
-		t := newProof(pr, 0, 0, nil)
-		cert.Black, cert.White = t.Black, t.White
-		if len(children) < len(legal) {
-			cert.Pass = pass
-		}
-		for _, ch := range rep.Children {
-			cert.Defences = append(cert.Defences, proof.Defence{Move: ch.Move, Answer: ch.Proof.Root})
-			cert.ThreatLimit = max(cert.ThreatLimit, ch.Proof.ThreatLimit)
-		}
-		checkStart := time.Now()
-		_, err := proof.VerifyCertificate(ctx, cert)
-		rep.CheckTime += time.Since(checkStart)
-		if err == nil {
-			rep.Status, rep.Certificate = StatusWin, cert
-			return rep, nil
-		}
-		var pe *proof.Error
-		if !errors.As(err, &pe) || len(pe.Path) == 0 || listed[pe.Path[0]] || round >= maxZoneRounds {
-			if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
-				return rep, err
-			}
-			return rep, fmt.Errorf("internal error: the certificate fails its check: %w", err)
-		}
-		// a defender move the pass proof does not answer: search it too
-		m := pe.Path[0]
-		listed[m] = true
-		children = append(slices.Clip(children), m)
-		if err := decide([]engine.Point{m}); err != nil {
-			return rep, err
+		case ch.Skipped:
+			rep.Skipped++
+		case ch.Status == StatusWin:
+			rep.Won++
+		case ch.Status == StatusNoWin:
+			rep.NoWin++
+		default:
+			rep.Unknown++
 		}
 	}
-}
-
-// canonicalOf returns the canonical key of b after the defender's move m.
-func canonicalOf(b *engine.Board, m engine.Point, def engine.Color) uint64 {
-	b.Play(m, def)
-	h, _ := b.CanonicalHash()
-	b.Undo()
-	return h
+	if firstErr != nil {
+		return list, firstErr
+	}
+	return list, ctx.Err()
 }
 
 // sibling returns a Solver with s's settings and store and tables of its
@@ -363,10 +333,6 @@ func (s *Solver) sibling() *Solver {
 	o.Store, o.OneSearch, o.ThreatLimit, o.ShareSolved, o.PassThreats = s.Store, s.OneSearch, s.ThreatLimit, s.ShareSolved, s.PassThreats
 	return o
 }
-
-// maxZoneRounds bounds the defender moves ProveOpening adds to a pass
-// proof's zone after the certificate's check (each costs a check).
-const maxZoneRounds = 64
 
 // checkedZone returns the legal defender moves (of legal, on b with the
 // defender to move) that the pass proof pass does not answer, as the
