@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gomoku/engine"
 )
@@ -122,12 +120,7 @@ func VerifyCertificate(ctx context.Context, c *Certificate) (int, error) {
 	if limit <= 0 {
 		limit = engine.MaxSize * engine.MaxSize
 	}
-	type task struct {
-		move engine.Point
-		node *Node
-		pass bool
-	}
-	var tasks []task
+	v := &proofChecker{ctx: ctx, b: b, att: att, def: def, threat: max(1, c.ThreatLimit)}
 	listed := make(map[engine.Point]bool, len(c.Defences))
 	for _, d := range c.Defences {
 		m := d.Move
@@ -138,7 +131,7 @@ func VerifyCertificate(ctx context.Context, c *Certificate) (int, error) {
 			return 0, &Error{Path: []engine.Point{m}, Msg: fmt.Sprintf("defence %v is listed twice", m)}
 		}
 		listed[m] = true
-		tasks = append(tasks, task{move: m, node: d.Answer})
+		v.tasks = append(v.tasks, proofTask{path: []engine.Point{m}, node: d.Answer, d: limit, defFirst: 1})
 	}
 	legal := 0
 	for y := 0; y < b.Size(); y++ {
@@ -154,60 +147,25 @@ func VerifyCertificate(ctx context.Context, c *Certificate) (int, error) {
 			if c.Pass == nil {
 				return 0, &Error{Path: []engine.Point{m}, Msg: fmt.Sprintf("defence %v is not answered (no pass proof)", m)}
 			}
-			tasks = append(tasks, task{move: m, node: c.Pass, pass: true})
+			v.tasks = append(v.tasks, proofTask{path: []engine.Point{m}, node: c.Pass, d: limit, defFirst: 1,
+				passStones: []engine.Point{m}, wrap: func(err error) error {
+					var pe *Error
+					if errors.As(err, &pe) {
+						return &Error{Path: pe.Path, Msg: fmt.Sprintf("the pass proof does not answer defence %v: %s", m, pe.Msg)}
+					}
+					return err
+				}})
 		}
 	}
 	if legal == 0 {
 		return 0, &Error{Msg: "the defender has no legal move (a full board is a draw)"}
 	}
-	errs := make([]error, len(tasks))
-	var next atomic.Int64
-	var firstBad atomic.Int64
-	firstBad.Store(int64(len(tasks)))
-	workers := min(runtime.GOMAXPROCS(0), len(tasks))
-	var wg sync.WaitGroup
-	for range workers {
-		wb := engine.Scratch(b)
-		v := &proofChecker{ctx: ctx, b: wb, att: att, def: def, threat: max(1, c.ThreatLimit)}
-		wg.Go(func() {
-			defer engine.Release(wb)
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(len(tasks)) || i > firstBad.Load() {
-					return
-				}
-				t := tasks[i]
-				wb.Play(t.move, def)
-				if t.pass {
-					v.passStones = append(v.passStones[:0], t.move)
-				}
-				err := v.attacker(t.node, limit, []engine.Point{t.move})
-				v.passStones = v.passStones[:0]
-				wb.Undo()
-				if err != nil && t.pass {
-					var pe *Error
-					if errors.As(err, &pe) {
-						err = &Error{Path: pe.Path, Msg: fmt.Sprintf("the pass proof does not answer defence %v: %s", t.move, pe.Msg)}
-					}
-				}
-				errs[i] = err
-				for err != nil {
-					bad := firstBad.Load()
-					if i >= bad || firstBad.CompareAndSwap(bad, i) {
-						break
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	// the defences side by side, each task on a worker's own board
+	if err := checkTasks(ctx, v, runtime.GOMAXPROCS(0)); err != nil {
 		return 0, err
 	}
-	for _, err := range errs {
-		if err != nil {
-			return 0, err
-		}
+	if err := ctx.Err(); err != nil {
+		return 0, err
 	}
 	return c.Len(), nil
 }

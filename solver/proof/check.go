@@ -124,7 +124,7 @@ func VerifyOn(ctx context.Context, p *Tree, board *engine.Board) (int, error) {
 	if len(v.tasks) > 0 {
 		// the tasks precede err in depth-first order: a flaw in one of them
 		// is the first
-		if terr := checkTasks(ctx, p, v, workers); terr != nil {
+		if terr := checkTasks(ctx, v, workers); terr != nil {
 			err = terr
 		}
 	}
@@ -201,7 +201,9 @@ type proofTask struct {
 	path       []engine.Point
 	node       *Node
 	d          int
-	passStones []engine.Point // the checker's passStones at the task's root
+	passStones []engine.Point    // the checker's passStones at the task's root
+	defFirst   int               // 1 when path starts with a defender move (a certificate's), else 0
+	wrap       func(error) error // rewords the task's flaw, if set
 }
 
 // passStone reports whether m holds a defender stone played before a pass
@@ -230,7 +232,7 @@ func attackerNodes(n *Node, sizes map[*Node]int) int {
 // checkTasks checks top's tasks on workers goroutines, each with its own
 // board and checker, and returns the error of the first task in order that
 // has one (tasks after a flawed one are skipped), or nil.
-func checkTasks(ctx context.Context, p *Tree, top *proofChecker, workers int) error {
+func checkTasks(ctx context.Context, top *proofChecker, workers int) error {
 	tasks := top.tasks
 	errs := make([]error, len(tasks))
 	var next atomic.Int64
@@ -258,13 +260,16 @@ func checkTasks(ctx context.Context, p *Tree, top *proofChecker, workers int) er
 				t := tasks[i]
 				v.passStones = t.passStones
 				for j, m := range t.path {
-					if j%2 == 0 {
+					if (j+t.defFirst)%2 == 0 {
 						b.Play(m, v.att)
 					} else {
 						b.Play(m, v.def)
 					}
 				}
 				errs[i] = v.attacker(t.node, t.d, t.path)
+				if errs[i] != nil && t.wrap != nil {
+					errs[i] = t.wrap(errs[i])
+				}
 				for range t.path {
 					b.Undo()
 				}
