@@ -156,7 +156,11 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 		}
 		children, rep.PassZone = zone, true
 	}
-	rep.Children, err = decideChildren(ctx, s, b, children, att, lim, opt, &rep)
+	var passTree *proof.Tree
+	if pass != nil {
+		passTree = pa.Proof
+	}
+	rep.Children, err = decideChildren(ctx, s, b, children, att, passTree, lim, opt, &rep)
 	if err != nil {
 		return rep, err
 	}
@@ -194,13 +198,14 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 }
 
 // decideChildren solves the defender moves ms (on b, the defender to
-// move) for att, on opt.Jobs goroutines (s and s.sibling()s, each with
+// move) for att, each by repairing the pass proof pass when there is one
+// (solveChild), on opt.Jobs goroutines (s and s.sibling()s, each with
 // its own board), and returns them in the order of ms, with rep's counts
 // and nodes added. A move that is the image of an earlier one under a
 // symmetry of the position takes its proof, transformed; a move of
 // another shard is read from the store only. A search cut short by ctx is
 // left out. Errors: the first search's or store's error, else ctx's.
-func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine.Point, att engine.Color, lim Limits,
+func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine.Point, att engine.Color, pass *proof.Tree, lim Limits,
 	opt OpeningOptions, rep *OpeningReport) ([]OpeningChild, error) {
 	def := att.Opponent()
 	out := make([]OpeningChild, len(ms))
@@ -248,7 +253,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 				ch := OpeningChild{Move: ms[k]}
 				var err error
 				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
-					ch.Answer, err = slv.Solve(ctx, cpr, ModeWin, lim, opt.SearchProgress)
+					ch.Answer, err = slv.solveChild(ctx, cpr, ms[k], pass, lim, opt.SearchProgress)
 					if err == nil && slv.Store != nil {
 						err = slv.Store.Flush()
 					}

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"gomoku/engine"
@@ -72,5 +73,72 @@ func TestProveOpeningJobs(t *testing.T) {
 		if moves[0][i] != moves[1][i] {
 			t.Fatalf("defender move %d: %v and %v", i, moves[0][i], moves[1][i])
 		}
+	}
+}
+
+// TestRepairChild repairs the pass proof of a renju opening (black's 2x2
+// square, white to move) under each defender move of its checked zone:
+// each repaired proof passes the checker on the child's position, at least
+// one child is repaired, and the repaired children cost fewer nodes than
+// full searches of the same children.
+func TestRepairChild(t *testing.T) {
+	pr := openingProblem(t, engine.Renju, "h8", "a1", "i8", "o15", "h9", "b2", "i9")
+	pr.DefenderPasses = true
+	lim := Limits{Nodes: 400_000}
+	s := NewSolver(64)
+	s.PassThreats = true
+	ctx := context.Background()
+	pa, err := s.Solve(ctx, pr, ModeWin, lim, nil)
+	if err != nil || pa.Status != StatusWin {
+		t.Fatalf("pass search: %v, %v", pa.Status, err)
+	}
+	var legal []engine.Point
+	for y := range 15 {
+		for x := range 15 {
+			if m := engine.PointAt(x, y); pr.Board.At(m) == engine.Empty {
+				legal = append(legal, m)
+			}
+		}
+	}
+	zone, err := checkedZone(ctx, pr.Board, pa.Proof, legal)
+	if err != nil || len(zone) == 0 {
+		t.Fatalf("zone %v, %v", zone, err)
+	}
+	repaired := 0
+	var repairNodes, solveNodes int64
+	for _, m := range zone {
+		b := engine.Scratch(pr.Board)
+		b.Play(m, engine.White)
+		cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
+		a, ok, err := s.repairChild(ctx, cpr, m, pa.Proof, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			repaired++
+			if a.Status != StatusWin || a.Proof == nil {
+				t.Fatalf("%v: repaired, but %v", m, a.Status)
+			}
+			if _, err := proof.Verify(a.Proof); err != nil {
+				t.Fatalf("%v: the repaired proof fails: %v", m, err)
+			}
+			if !slices.Contains(a.Proof.White, m) {
+				t.Fatalf("%v: the proof's position lacks the defender's stone", m)
+			}
+			full, err := NewSolver(64).Solve(ctx, cpr, ModeWin, lim, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			repairNodes += a.Nodes
+			solveNodes += full.Nodes
+		}
+		engine.Release(b)
+	}
+	t.Logf("zone %d, repaired %d: %d nodes against %d for full searches", len(zone), repaired, repairNodes, solveNodes)
+	if repaired == 0 {
+		t.Fatal("no child repaired")
+	}
+	if repairNodes >= solveNodes {
+		t.Errorf("repairs took %d nodes, full searches %d", repairNodes, solveNodes)
 	}
 }

@@ -202,6 +202,14 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	if err != nil || s.Store == nil || a.Status == StatusUnknown {
 		return a, err
 	}
+	return a, s.remember(pr, mode, lim, key, sym, a)
+}
+
+// remember writes a decided answer a for pr (key and sym as stored
+// returned them) to the store, as Solve does with its results: a win with
+// its proof in the canonical orientation and the depth it holds within, a
+// no-win with the limit it holds under. Errors: the store's.
+func (s *Solver) remember(pr Problem, mode Mode, lim Limits, key storeKey, sym int, a Answer) error {
 	e := storeEntry{status: a.Status, end: a.End, shortest: a.Shortest, threat: a.ThreatLimit}
 	if a.Mode == ModeVCF {
 		e.threat = 0
@@ -221,8 +229,8 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	if mode != ModeVCF && a.Status == StatusWin {
 		e.shortest = false
 	}
-	_, err = s.Store.put(key, e)
-	return a, err
+	_, err := s.Store.put(key, e)
+	return err
 }
 
 // Stored is Solve's reading of the store alone: the answer the store holds

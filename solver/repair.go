@@ -1,0 +1,248 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"gomoku/engine"
+	"gomoku/solver/proof"
+)
+
+// Proof repair for the children of a whole-board proof.
+//
+// A defender move inside the pass proof's zone breaks that proof somewhere,
+// often deep down and in one branch only: the stone takes a cell an attacker
+// move needs, blocks one threat, or gives the defender a four there. Solving
+// the child from scratch redoes the whole pass search (on freestyle's D3, a
+// corner move of the zone cost 6.8 M nodes, as much as the pass search
+// itself). repairChild instead replays the pass proof with the defender's
+// stone on the board (proof.VerifyOn, the independent checker), and where it
+// fails re-solves only the deepest position with the attacker to move on the
+// failing path, splicing the new subtree in; if that position has no win
+// within the budget, its parent attacker position is tried, and so on up to
+// (not including) the child's root, which is left to a full Solve. This is
+// the re-use a transposition table gives Allis's proof-number search
+// (Allis 1994, section 5.4) when a defender move changes little, made
+// explicit: the positions differ by the defender's stone, so their table
+// keys do not meet. Every repaired proof is checked in full before it is
+// returned.
+
+// Repair budgets: the share of a child's time (and nodes) the repair may
+// spend before the full search, and the most splices it tries.
+const (
+	repairShare     = 4  // the repair gets lim.Time/repairShare
+	repairNoLimit   = 30 * time.Second
+	maxRepairSplice = 64
+)
+
+// solveChild decides the child pr (the attacker to move after the defender
+// move m of an opening): the store's answer if it holds one, else the pass
+// proof repaired (repairChild), stored as Solve stores its results, else a
+// full Solve. pass nil: Solve alone.
+func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, progress ProgressFunc) (Answer, error) {
+	if pass == nil {
+		return s.Solve(ctx, pr, ModeWin, lim, progress)
+	}
+	if _, _, err := pr.check(); err != nil {
+		return Answer{}, err
+	}
+	key, sym, a, found, err := s.stored(pr, ModeWin, lim)
+	if err != nil || found {
+		return a, err
+	}
+	ra, ok, err := s.repairChild(ctx, pr, m, pass, lim)
+	if err != nil {
+		return ra, err
+	}
+	if ok {
+		if s.Store == nil {
+			return ra, nil
+		}
+		return ra, s.remember(pr, ModeWin, lim, key, sym, ra)
+	}
+	if ctx.Err() != nil {
+		return Answer{Mode: ModeWin, Result: Result{Status: StatusUnknown, Stopped: "cancelled", Nodes: ra.Nodes, Elapsed: ra.Elapsed}}, nil
+	}
+	a, err = s.Solve(ctx, pr, ModeWin, lim, progress)
+	a.Nodes += ra.Nodes
+	a.Elapsed += ra.Elapsed
+	return a, err
+}
+
+// repairChild tries to turn pass, the attacker's win after a defender pass
+// (pass.Root is the attacker's first move), into a proof for pr (the same
+// position with the defender's stone m added, the attacker to move), as the
+// comment above describes. ok is false when the budget (a quarter of lim's
+// time and nodes) runs out or a position up to the root's children has no
+// win found; the answer then carries only the nodes and time spent. The
+// proof returned has passed proof.VerifyOn. Errors: Solve's (a cancelled
+// ctx is not an error: ok false).
+func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits) (a Answer, ok bool, err error) {
+	start := time.Now()
+	budget := repairNoLimit
+	if lim.Time > 0 {
+		budget = lim.Time / repairShare
+	}
+	var nodeBudget int64
+	if lim.Nodes > 0 {
+		nodeBudget = max(1, lim.Nodes/repairShare)
+	}
+	a.Mode = ModeWin
+	defer func() { a.Elapsed = time.Since(start) }()
+
+	// the defences the pass proof lists on the new stone's cell cannot be
+	// played (the checker skips them under a replayed pass; here the stone
+	// is on the board)
+	root := withoutDefence(pass.Root, m, map[*proof.Node]*proof.Node{})
+	threat := pass.ThreatLimit
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	for range maxRepairSplice {
+		t := newProof(pr, lim.Depth, threat, root)
+		checkStart := time.Now()
+		_, err = proof.VerifyOn(ctx, t, pr.Board)
+		a.CheckTime += time.Since(checkStart)
+		if err == nil {
+			a.Status, a.Proof, a.ThreatLimit = StatusWin, t, threat
+			a.Line = t.MainLine()
+			a.End = proof.LineEnd(pr.Board, pr.Attacker, a.Line)
+			a.ProofNodes = t.Len()
+			return a, true, nil
+		}
+		var pe *proof.Error
+		if !errors.As(err, &pe) {
+			return a, false, nil // cancelled
+		}
+		// the deepest position with the attacker to move on the failing
+		// path (an odd-length path ends with the attacker move that failed)
+		k := len(pe.Path) &^ 1
+		fixed := false
+		for ; k >= 2; k -= 2 {
+			left := budget - time.Since(start)
+			if left <= 0 || (nodeBudget > 0 && a.Nodes >= nodeBudget) || ctx.Err() != nil {
+				return a, false, nil
+			}
+			sub, ok := s.solveAt(ctx, b, pr, pe.Path[:k], lim, left/2, nodeBudget-a.Nodes)
+			a.Nodes += sub.Nodes
+			if !ok {
+				continue
+			}
+			var spliced bool
+			if root, spliced = splice(root, pe.Path[:k], sub.Proof.Root); !spliced {
+				return a, false, nil
+			}
+			threat = max(threat, sub.Proof.ThreatLimit)
+			fixed = true
+			break
+		}
+		if !fixed {
+			return a, false, nil
+		}
+	}
+	return a, false, nil
+}
+
+// solveAt solves the position after the moves path (attacker first,
+// alternating, an even number) from pr's, on b (pr's board, unchanged on
+// return), with the attacker-move limit left and the given time and nodes
+// (nodes ≤ 0: lim's). ok reports a win; a position that is not a problem
+// (a game over, an illegal path) is no win.
+func (s *Solver) solveAt(ctx context.Context, b *engine.Board, pr Problem, path []engine.Point, lim Limits, t time.Duration, nodes int64) (Answer, bool) {
+	n := 0
+	defer func() {
+		for range n {
+			b.Undo()
+		}
+	}()
+	c := pr.Attacker
+	for _, m := range path {
+		if !b.OnBoard(m) || b.At(m) != engine.Empty || !b.Legal(c, m) {
+			return Answer{}, false
+		}
+		b.Play(m, c)
+		n++
+		if b.LastMoveWon() {
+			return Answer{}, false
+		}
+		c = c.Opponent()
+	}
+	sub := Limits{Time: t, MemoryMiB: lim.MemoryMiB}
+	if lim.Nodes > 0 && nodes > 0 {
+		sub.Nodes = nodes
+	}
+	if lim.Depth > 0 {
+		sub.Depth = lim.Depth - len(path)/2
+		if sub.Depth <= 0 {
+			return Answer{}, false
+		}
+	}
+	a, err := s.Solve(ctx, Problem{Board: b, ToMove: pr.Attacker, Attacker: pr.Attacker}, ModeWin, sub, nil)
+	if err != nil || a.Status != StatusWin || a.Proof == nil {
+		return a, false
+	}
+	return a, true
+}
+
+// splice returns a copy of the proof below n with the subtree reached by
+// path (attacker and defender moves alternating, from n's move, an even
+// number) replaced by sub; the nodes off the path are shared, not copied.
+// A defender move that n does not list but its pass proof answers becomes
+// a listed defence whose answer is the pass proof so repaired. false: the
+// path leaves the tree.
+func splice(n *proof.Node, path []engine.Point, sub *proof.Node) (*proof.Node, bool) {
+	if len(path) == 0 {
+		return sub, true
+	}
+	if n == nil || len(path) < 2 || n.Move != path[0] {
+		return nil, false
+	}
+	c := *n
+	c.Defences = slices.Clone(n.Defences)
+	for i := range c.Defences {
+		if c.Defences[i].Move == path[1] {
+			a, ok := splice(c.Defences[i].Answer, path[2:], sub)
+			c.Defences[i].Answer = a
+			return &c, ok
+		}
+	}
+	if n.Pass == nil {
+		return nil, false
+	}
+	a, ok := splice(n.Pass, path[2:], sub)
+	c.Defences = append(c.Defences, proof.Defence{Move: path[1], Answer: a})
+	return &c, ok
+}
+
+// withoutDefence returns the proof below n with every listed defence at
+// point m left out (copies where something changes, the rest shared; memo
+// keeps shared subtrees shared).
+func withoutDefence(n *proof.Node, m engine.Point, memo map[*proof.Node]*proof.Node) *proof.Node {
+	if n == nil || m == engine.NoPoint {
+		return n
+	}
+	if r, ok := memo[n]; ok {
+		return r
+	}
+	c := *n
+	changed := false
+	c.Defences = nil
+	for _, d := range n.Defences {
+		if d.Move == m {
+			changed = true
+			continue
+		}
+		a := withoutDefence(d.Answer, m, memo)
+		changed = changed || a != d.Answer
+		c.Defences = append(c.Defences, proof.Defence{Move: d.Move, Answer: a})
+	}
+	c.Pass = withoutDefence(n.Pass, m, memo)
+	changed = changed || c.Pass != n.Pass
+	r := n
+	if changed {
+		r = &c
+	}
+	memo[n] = r
+	return r
+}
