@@ -32,7 +32,7 @@ import (
 // Repair budgets: the share of a child's time (and nodes) the repair may
 // spend before the full search, and the most splices it tries.
 const (
-	repairShare     = 4  // the repair gets lim.Time/repairShare
+	repairShare     = 4 // the repair gets lim.Time/repairShare
 	repairNoLimit   = 30 * time.Second
 	maxRepairSplice = 64
 )
