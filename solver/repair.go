@@ -3,6 +3,8 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -19,22 +21,26 @@ import (
 // corner move of the zone cost 6.8 M nodes, as much as the pass search
 // itself). repairChild instead replays the pass proof with the defender's
 // stone on the board (proof.VerifyOn, the independent checker), and where it
-// fails re-solves only the deepest position with the attacker to move on the
-// failing path, splicing the new subtree in; if that position has no win
-// within the budget, its parent attacker position is tried, and so on up to
-// (not including) the child's root, which is left to a full Solve. This is
-// the re-use a transposition table gives Allis's proof-number search
-// (Allis 1994, section 5.4) when a defender move changes little, made
-// explicit: the positions differ by the defender's stone, so their table
-// keys do not meet. Every repaired proof is checked in full before it is
-// returned.
+// fails searches again only the positions with the attacker to move on the
+// failing path: deepest first and the child's own position last, each with
+// a small node budget, then all of them again with eight times the budget,
+// and so on; the first win is spliced in and the checker run again. The
+// parent of a hard position is often easy, and a child that a small search
+// decides at once needs no repair. This is the re-use a transposition table
+// gives Allis's proof-number search (Allis 1994, section 5.4) when a
+// defender move changes little, made explicit: the positions differ by the
+// defender's stone, so their table keys do not meet. Every repaired proof
+// is checked in full before it is returned; when a third of the child's
+// time is spent, the child is left to a full search.
 
 // Repair budgets: the share of a child's time (and nodes) the repair may
 // spend before the full search, and the most splices it tries.
 const (
-	repairShare     = 4 // the repair gets lim.Time/repairShare
-	repairNoLimit   = 30 * time.Second
-	maxRepairSplice = 64
+	repairShare      = 3 // the repair gets lim.Time/repairShare
+	repairNoLimit    = 30 * time.Second
+	maxRepairSplice  = 256
+	repairFirstNodes = 20_000 // the first node budget of each position's search
+	repairWiden      = 8      // and its growth from one round to the next
 )
 
 // solveChild decides the child pr (the attacker to move after the defender
@@ -52,7 +58,7 @@ func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pas
 	if err != nil || found {
 		return a, err
 	}
-	ra, ok, err := s.repairChild(ctx, pr, m, pass, lim)
+	ra, ok, err := s.repairChild(ctx, pr, m, pass, lim, repairFirstNodes/4)
 	if err != nil {
 		return ra, err
 	}
@@ -74,12 +80,13 @@ func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pas
 // repairChild tries to turn pass, the attacker's win after a defender pass
 // (pass.Root is the attacker's first move), into a proof for pr (the same
 // position with the defender's stone m added, the attacker to move), as the
-// comment above describes. ok is false when the budget (a quarter of lim's
-// time and nodes) runs out or a position up to the root's children has no
-// win found; the answer then carries only the nodes and time spent. The
+// comment above describes. ok is false when the budget (a third of lim's
+// time and nodes) runs out or every position on a failing path is proven a
+// no-win; the answer then carries only the nodes and time spent. first > 0
+// searches the child itself with that many nodes before anything else. The
 // proof returned has passed proof.VerifyOn. Errors: Solve's (a cancelled
 // ctx is not an error: ok false).
-func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits) (a Answer, ok bool, err error) {
+func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, first int64) (a Answer, ok bool, err error) {
 	start := time.Now()
 	budget := repairNoLimit
 	if lim.Time > 0 {
@@ -92,13 +99,23 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 	a.Mode = ModeWin
 	defer func() { a.Elapsed = time.Since(start) }()
 
+	// a child that a small search decides needs no repair (the pass
+	// proof's first move may no longer be the quickest win)
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	if first > 0 {
+		sub, won := s.solveAt(ctx, b, pr, nil, lim, budget, first)
+		a.Nodes += sub.Nodes
+		if won {
+			a.Status, a.Proof, a.ThreatLimit, a.Line, a.End, a.ProofNodes = StatusWin, sub.Proof, sub.ThreatLimit, sub.Line, sub.End, sub.ProofNodes
+			return a, true, nil
+		}
+	}
 	// the defences the pass proof lists on the new stone's cell cannot be
 	// played (the checker skips them under a replayed pass; here the stone
 	// is on the board)
 	root := withoutDefence(pass.Root, m, map[*proof.Node]*proof.Node{})
 	threat := pass.ThreatLimit
-	b := engine.Scratch(pr.Board)
-	defer engine.Release(b)
 	for range maxRepairSplice {
 		t := newProof(pr, lim.Depth, threat, root)
 		checkStart := time.Now()
@@ -118,24 +135,50 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 		// the deepest position with the attacker to move on the failing
 		// path (an odd-length path ends with the attacker move that failed)
 		k := len(pe.Path) &^ 1
+		if repairDebug {
+			fmt.Fprintf(os.Stderr, "repair %v: flaw at depth %d: %v\n", m, len(pe.Path), pe)
+		}
+		// iterative widening: every position on the path, deepest first and
+		// the child's own last, with a small node budget, then all again
+		// with a larger one (the parent of a hard position is often easy,
+		// and a child that a small search decides needs no repair)
 		fixed := false
-		for ; k >= 2; k -= 2 {
-			left := budget - time.Since(start)
-			if left <= 0 || (nodeBudget > 0 && a.Nodes >= nodeBudget) || ctx.Err() != nil {
-				return a, false, nil
+		noWin := map[int]bool{}
+	widen:
+		for nodes := int64(repairFirstNodes); ; nodes *= repairWiden {
+			for j := k; j >= 0; j -= 2 {
+				if noWin[j] {
+					continue
+				}
+				left := budget - time.Since(start)
+				if left <= 0 || (nodeBudget > 0 && a.Nodes >= nodeBudget) || ctx.Err() != nil {
+					return a, false, nil
+				}
+				if nodeBudget > 0 {
+					nodes = min(nodes, nodeBudget-a.Nodes)
+				}
+				sub, ok := s.solveAt(ctx, b, pr, pe.Path[:j], lim, left, nodes)
+				a.Nodes += sub.Nodes
+				if repairDebug {
+					fmt.Fprintf(os.Stderr, "  solve at %d (%d nodes): %v %v nodes %d %v\n", j, nodes, sub.Status, sub.Stopped, sub.Nodes, time.Since(start))
+				}
+				if sub.Status == StatusNoWin {
+					noWin[j] = true
+				}
+				if !ok {
+					continue
+				}
+				var spliced bool
+				if root, spliced = splice(root, pe.Path[:j], sub.Proof.Root); !spliced {
+					return a, false, nil
+				}
+				threat = max(threat, sub.Proof.ThreatLimit)
+				fixed = true
+				break widen
 			}
-			sub, ok := s.solveAt(ctx, b, pr, pe.Path[:k], lim, left/2, nodeBudget-a.Nodes)
-			a.Nodes += sub.Nodes
-			if !ok {
-				continue
+			if len(noWin) == k/2+1 {
+				break // every position on the path is proven a no-win
 			}
-			var spliced bool
-			if root, spliced = splice(root, pe.Path[:k], sub.Proof.Root); !spliced {
-				return a, false, nil
-			}
-			threat = max(threat, sub.Proof.ThreatLimit)
-			fixed = true
-			break
 		}
 		if !fixed {
 			return a, false, nil
@@ -147,7 +190,7 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 // solveAt solves the position after the moves path (attacker first,
 // alternating, an even number) from pr's, on b (pr's board, unchanged on
 // return), with the attacker-move limit left and the given time and nodes
-// (nodes ≤ 0: lim's). ok reports a win; a position that is not a problem
+// (nodes ≤ 0: none). ok reports a win; a position that is not a problem
 // (a game over, an illegal path) is no win.
 func (s *Solver) solveAt(ctx context.Context, b *engine.Board, pr Problem, path []engine.Point, lim Limits, t time.Duration, nodes int64) (Answer, bool) {
 	n := 0
@@ -169,7 +212,7 @@ func (s *Solver) solveAt(ctx context.Context, b *engine.Board, pr Problem, path 
 		c = c.Opponent()
 	}
 	sub := Limits{Time: t, MemoryMiB: lim.MemoryMiB}
-	if lim.Nodes > 0 && nodes > 0 {
+	if nodes > 0 {
 		sub.Nodes = nodes
 	}
 	if lim.Depth > 0 {
@@ -246,3 +289,5 @@ func withoutDefence(n *proof.Node, m engine.Point, memo map[*proof.Node]*proof.N
 	memo[n] = r
 	return r
 }
+
+var repairDebug = os.Getenv("GOMOKU_DEBUG_REPAIR") != ""
