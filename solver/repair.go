@@ -132,11 +132,12 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 		if !errors.As(err, &pe) {
 			return a, false, nil // cancelled
 		}
+		path := s.passPath(ctx, b, pr, root, pe.Path, lim.Depth, threat)
 		// the deepest position with the attacker to move on the failing
 		// path (an odd-length path ends with the attacker move that failed)
-		k := len(pe.Path) &^ 1
+		k := len(path) &^ 1
 		if repairDebug {
-			fmt.Fprintf(os.Stderr, "repair %v: flaw at depth %d: %v\n", m, len(pe.Path), pe)
+			fmt.Fprintf(os.Stderr, "repair %v: flaw at depth %d: %v; path %v\n", m, len(pe.Path), pe, path)
 		}
 		// iterative widening: every position on the path, deepest first and
 		// the child's own last, with a small node budget, then all again
@@ -157,7 +158,7 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 				if nodeBudget > 0 {
 					nodes = min(nodes, nodeBudget-a.Nodes)
 				}
-				sub, ok := s.solveAt(ctx, b, pr, pe.Path[:j], lim, left, nodes)
+				sub, ok := s.solveAt(ctx, b, pr, path[:j], lim, left, nodes)
 				a.Nodes += sub.Nodes
 				if repairDebug {
 					fmt.Fprintf(os.Stderr, "  solve at %d (%d nodes): %v %v nodes %d %v\n", j, nodes, sub.Status, sub.Stopped, sub.Nodes, time.Since(start))
@@ -169,7 +170,7 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 					continue
 				}
 				var spliced bool
-				if root, spliced = splice(root, pe.Path[:j], sub.Proof.Root); !spliced {
+				if root, spliced = splice(root, path[:j], sub.Proof.Root); !spliced {
 					return a, false, nil
 				}
 				threat = max(threat, sub.Proof.ThreatLimit)
@@ -188,7 +189,8 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 }
 
 // solveAt solves the position after the moves path (attacker first,
-// alternating, an even number) from pr's, on b (pr's board, unchanged on
+// alternating, an even number; engine.NoPoint for a defender pass) from
+// pr's, on b (pr's board, unchanged on
 // return), with the attacker-move limit left and the given time and nodes
 // (nodes ≤ 0: none). ok reports a win; a position that is not a problem
 // (a game over, an illegal path) is no win.
@@ -201,6 +203,10 @@ func (s *Solver) solveAt(ctx context.Context, b *engine.Board, pr Problem, path 
 	}()
 	c := pr.Attacker
 	for _, m := range path {
+		if m == engine.NoPoint { // the defender passes
+			c = c.Opponent()
+			continue
+		}
 		if !b.OnBoard(m) || b.At(m) != engine.Empty || !b.Legal(c, m) {
 			return Answer{}, false
 		}
@@ -230,7 +236,8 @@ func (s *Solver) solveAt(ctx context.Context, b *engine.Board, pr Problem, path 
 
 // splice returns a copy of the proof below n with the subtree reached by
 // path (attacker and defender moves alternating, from n's move, an even
-// number) replaced by sub; the nodes off the path are shared, not copied.
+// number; engine.NoPoint as a defender move leads into the node's pass
+// proof) replaced by sub; the nodes off the path are shared, not copied.
 // A defender move that n does not list but its pass proof answers becomes
 // a listed defence whose answer is the pass proof so repaired. false: the
 // path leaves the tree.
@@ -242,6 +249,14 @@ func splice(n *proof.Node, path []engine.Point, sub *proof.Node) (*proof.Node, b
 		return nil, false
 	}
 	c := *n
+	if path[1] == engine.NoPoint { // into the pass proof itself
+		if n.Pass == nil {
+			return nil, false
+		}
+		var ok bool
+		c.Pass, ok = splice(n.Pass, path[2:], sub)
+		return &c, ok
+	}
 	c.Defences = slices.Clone(n.Defences)
 	for i := range c.Defences {
 		if c.Defences[i].Move == path[1] {
@@ -291,3 +306,72 @@ func withoutDefence(n *proof.Node, m engine.Point, memo map[*proof.Node]*proof.N
 }
 
 var repairDebug = os.Getenv("GOMOKU_DEBUG_REPAIR") != ""
+
+// passPath rewrites a flaw's path (from root, the tree being checked on
+// pr's board; b is a scratch copy of it, unchanged on return) so that a
+// repair mends a pass proof where the pass proof itself fails. At each
+// defence on the path that the tree does not list but answers by a pass
+// proof, that pass proof is checked with the defender passing instead: if
+// it fails too, the stone was not the cause (the pass proof is broken for
+// every unlisted defence, and repairing each one apart would copy it
+// hundreds of times), so the path goes on through the pass
+// (engine.NoPoint in the defence's place) along the pass proof's own
+// flaw; otherwise the defence stays. limit is the tree's attacker-move
+// limit (0: none), threat its threat limit.
+func (s *Solver) passPath(ctx context.Context, b *engine.Board, pr Problem, root *proof.Node, path []engine.Point, limit, threat int) []engine.Point {
+	att, def := pr.Attacker, pr.Attacker.Opponent()
+	played := 0
+	defer func() {
+		for range played {
+			b.Undo()
+		}
+	}()
+	out := slices.Clone(path)
+	n := root
+	for j := 0; j+1 < len(out); j += 2 {
+		if n == nil || n.Move != out[j] || !b.OnBoard(out[j]) || b.At(out[j]) != engine.Empty {
+			break
+		}
+		b.Play(out[j], att)
+		played++
+		d := out[j+1]
+		if d == engine.NoPoint {
+			n = n.Pass
+			continue
+		}
+		var next *proof.Node
+		listed := false
+		for _, dfn := range n.Defences {
+			if dfn.Move == d {
+				next, listed = dfn.Answer, true
+				break
+			}
+		}
+		if !listed {
+			if n.Pass == nil {
+				break
+			}
+			left := 0
+			if limit > 0 {
+				left = limit - j/2 - 1
+			}
+			t := newProof(Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true}, left, threat, n.Pass)
+			_, err := proof.VerifyOn(ctx, t, b)
+			var pe *proof.Error
+			if errors.As(err, &pe) {
+				// the pass proof fails with the defender passing: follow its flaw
+				out = append(append(out[:j+1:j+1], engine.NoPoint), pe.Path...)
+				n = n.Pass
+				continue
+			}
+			next = n.Pass
+		}
+		if !b.OnBoard(d) || b.At(d) != engine.Empty {
+			break
+		}
+		b.Play(d, def)
+		played++
+		n = next
+	}
+	return out
+}
