@@ -30,13 +30,13 @@ import (
 // gives Allis's proof-number search (Allis 1994, section 5.4) when a
 // defender move changes little, made explicit: the positions differ by the
 // defender's stone, so their table keys do not meet. Every repaired proof
-// is checked in full before it is returned; when a third of the child's
+// is checked in full before it is returned; when half of the child's
 // time is spent, the child is left to a full search.
 
 // Repair budgets: the share of a child's time (and nodes) the repair may
 // spend before the full search, and the most splices it tries.
 const (
-	repairShare      = 3 // the repair gets lim.Time/repairShare
+	repairShare      = 2 // the repair gets lim.Time/repairShare
 	repairNoLimit    = 30 * time.Second
 	maxRepairSplice  = 256
 	repairFirstNodes = 20_000 // the first node budget of each position's search
@@ -80,7 +80,7 @@ func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pas
 // repairChild tries to turn pass, the attacker's win after a defender pass
 // (pass.Root is the attacker's first move), into a proof for pr (the same
 // position with the defender's stone m added, the attacker to move), as the
-// comment above describes. ok is false when the budget (a third of lim's
+// comment above describes. ok is false when the budget (half of lim's
 // time and nodes) runs out or every position on a failing path is proven a
 // no-win; the answer then carries only the nodes and time spent. first > 0
 // searches the child itself with that many nodes before anything else. The
@@ -155,13 +155,16 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 				if left <= 0 || (nodeBudget > 0 && a.Nodes >= nodeBudget) || ctx.Err() != nil {
 					return a, false, nil
 				}
+				// a quarter of the budget for each step up: a position
+				// holds its children's searches and more
+				n := max(repairFirstNodes/4, nodes>>(k-j))
 				if nodeBudget > 0 {
-					nodes = min(nodes, nodeBudget-a.Nodes)
+					n = min(n, nodeBudget-a.Nodes)
 				}
-				sub, ok := s.solveAt(ctx, b, pr, path[:j], lim, left, nodes)
+				sub, ok := s.solveAt(ctx, b, pr, path[:j], lim, left, n)
 				a.Nodes += sub.Nodes
 				if repairDebug {
-					fmt.Fprintf(os.Stderr, "  solve at %d (%d nodes): %v %v nodes %d %v\n", j, nodes, sub.Status, sub.Stopped, sub.Nodes, time.Since(start))
+					fmt.Fprintf(os.Stderr, "  solve at %d (%d nodes): %v %v nodes %d %v\n", j, n, sub.Status, sub.Stopped, sub.Nodes, time.Since(start))
 				}
 				if sub.Status == StatusNoWin {
 					noWin[j] = true
