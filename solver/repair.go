@@ -3,8 +3,6 @@ package solver
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -136,9 +134,6 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 		// the deepest position with the attacker to move on the failing
 		// path (an odd-length path ends with the attacker move that failed)
 		k := len(path) &^ 1
-		if repairDebug {
-			fmt.Fprintf(os.Stderr, "repair %v: flaw at depth %d: %v; path %v\n", m, len(pe.Path), pe, path)
-		}
 		// iterative widening: every position on the path, deepest first and
 		// the child's own last, with a small node budget, then all again
 		// with a larger one (the parent of a hard position is often easy,
@@ -163,9 +158,6 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 				}
 				sub, ok := s.solveAt(ctx, b, pr, path[:j], lim, left, n)
 				a.Nodes += sub.Nodes
-				if repairDebug {
-					fmt.Fprintf(os.Stderr, "  solve at %d (%d nodes): %v %v nodes %d %v\n", j, n, sub.Status, sub.Stopped, sub.Nodes, time.Since(start))
-				}
 				if sub.Status == StatusNoWin {
 					noWin[j] = true
 				}
@@ -307,8 +299,6 @@ func withoutDefence(n *proof.Node, m engine.Point, memo map[*proof.Node]*proof.N
 	memo[n] = r
 	return r
 }
-
-var repairDebug = os.Getenv("GOMOKU_DEBUG_REPAIR") != ""
 
 // passPath rewrites a flaw's path (from root, the tree being checked on
 // pr's board; b is a scratch copy of it, unchanged on return) so that a
