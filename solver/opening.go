@@ -65,6 +65,9 @@ type OpeningChild struct {
 	// Skipped is set for a child left to another shard and not found in
 	// the store.
 	Skipped bool
+	// Repaired is set for a child decided by repairing the pass proof
+	// (solver/repair.go), not by a search of the child alone.
+	Repaired bool
 }
 
 // OpeningReport is the result of ProveOpening.
@@ -253,7 +256,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 				ch := OpeningChild{Move: ms[k]}
 				var err error
 				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
-					ch.Answer, err = slv.solveChild(ctx, cpr, ms[k], pass, lim, opt.SearchProgress)
+					ch.Answer, ch.Repaired, err = slv.solveChild(ctx, cpr, ms[k], pass, lim, opt.SearchProgress)
 					if err == nil && slv.Store != nil {
 						err = slv.Store.Flush()
 					}

@@ -145,7 +145,7 @@ func TestRepairChild(t *testing.T) {
 		b := engine.Scratch(pr.Board)
 		b.Play(m, engine.White)
 		cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
-		a, ok, err := s.repairChild(ctx, cpr, m, pa.Proof, lim, 0)
+		a, ok, err := s.repairChild(ctx, cpr, m, pa.Proof, lim)
 		if err != nil {
 			t.Fatal(err)
 		}

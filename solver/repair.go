@@ -44,35 +44,50 @@ const (
 // solveChild decides the child pr (the attacker to move after the defender
 // move m of an opening): the store's answer if it holds one, else the pass
 // proof repaired (repairChild), stored as Solve stores its results, else a
-// full Solve. pass nil: Solve alone.
-func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, progress ProgressFunc) (Answer, error) {
+// full Solve; a small search of the child (5,000 nodes) comes first.
+// pass nil: Solve alone. repaired says the answer is the repair's.
+func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, progress ProgressFunc) (a Answer, repaired bool, err error) {
 	if pass == nil {
-		return s.Solve(ctx, pr, ModeWin, lim, progress)
+		a, err = s.Solve(ctx, pr, ModeWin, lim, progress)
+		return a, false, err
 	}
 	if _, _, err := pr.check(); err != nil {
-		return Answer{}, err
+		return Answer{}, false, err
 	}
 	key, sym, a, found, err := s.stored(pr, ModeWin, lim)
 	if err != nil || found {
-		return a, err
+		return a, false, err
 	}
-	ra, ok, err := s.repairChild(ctx, pr, m, pass, lim, repairFirstNodes/4)
+	// a child that a small search decides needs no repair (the pass
+	// proof's first move may no longer be the quickest win)
+	small := lim
+	small.Nodes = repairFirstNodes / 4
+	if lim.Nodes > 0 {
+		small.Nodes = min(small.Nodes, lim.Nodes)
+	}
+	a, err = s.Solve(ctx, pr, ModeWin, small, nil)
+	if err != nil || a.Status != StatusUnknown {
+		return a, false, err
+	}
+	ra, ok, err := s.repairChild(ctx, pr, m, pass, lim)
+	ra.Nodes += a.Nodes
+	ra.Elapsed += a.Elapsed
 	if err != nil {
-		return ra, err
+		return ra, false, err
 	}
 	if ok {
 		if s.Store == nil {
-			return ra, nil
+			return ra, true, nil
 		}
-		return ra, s.remember(pr, ModeWin, lim, key, sym, ra)
+		return ra, true, s.remember(pr, ModeWin, lim, key, sym, ra)
 	}
 	if ctx.Err() != nil {
-		return Answer{Mode: ModeWin, Result: Result{Status: StatusUnknown, Stopped: "cancelled", Nodes: ra.Nodes, Elapsed: ra.Elapsed}}, nil
+		return Answer{Mode: ModeWin, Result: Result{Status: StatusUnknown, Stopped: "cancelled", Nodes: ra.Nodes, Elapsed: ra.Elapsed}}, false, nil
 	}
 	a, err = s.Solve(ctx, pr, ModeWin, lim, progress)
 	a.Nodes += ra.Nodes
 	a.Elapsed += ra.Elapsed
-	return a, err
+	return a, false, err
 }
 
 // repairChild tries to turn pass, the attacker's win after a defender pass
@@ -80,11 +95,10 @@ func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pas
 // position with the defender's stone m added, the attacker to move), as the
 // comment above describes. ok is false when the budget (half of lim's
 // time and nodes) runs out or every position on a failing path is proven a
-// no-win; the answer then carries only the nodes and time spent. first > 0
-// searches the child itself with that many nodes before anything else. The
+// no-win; the answer then carries only the nodes and time spent. The
 // proof returned has passed proof.VerifyOn. Errors: Solve's (a cancelled
 // ctx is not an error: ok false).
-func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, first int64) (a Answer, ok bool, err error) {
+func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits) (a Answer, ok bool, err error) {
 	start := time.Now()
 	budget := repairNoLimit
 	if lim.Time > 0 {
@@ -97,18 +111,8 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 	a.Mode = ModeWin
 	defer func() { a.Elapsed = time.Since(start) }()
 
-	// a child that a small search decides needs no repair (the pass
-	// proof's first move may no longer be the quickest win)
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
-	if first > 0 {
-		sub, won := s.solveAt(ctx, b, pr, nil, lim, budget, first)
-		a.Nodes += sub.Nodes
-		if won {
-			a.Status, a.Proof, a.ThreatLimit, a.Line, a.End, a.ProofNodes = StatusWin, sub.Proof, sub.ThreatLimit, sub.Line, sub.End, sub.ProofNodes
-			return a, true, nil
-		}
-	}
 	// the defences the pass proof lists on the new stone's cell cannot be
 	// played (the checker skips them under a replayed pass; here the stone
 	// is on the board)

@@ -75,7 +75,8 @@ type proveRecord struct {
 	Zone           bool   `json:"zone"`
 	// Legal is the number of legal defender moves; Children those searched
 	// one by one, Won, NoWin, Unknown and Skipped (another shard's) them
-	// by outcome, Symmetric those decided as images of others.
+	// by outcome, Symmetric those decided as images of others, Repaired
+	// those decided by repairing the pass proof.
 	Legal     int          `json:"legal"`
 	Children  int          `json:"children"`
 	Won       int          `json:"won"`
@@ -83,6 +84,7 @@ type proveRecord struct {
 	Unknown   int          `json:"unknown"`
 	Skipped   int          `json:"skipped"`
 	Symmetric int          `json:"symmetric"`
+	Repaired  int          `json:"repaired"`
 	Moves     []proveChild `json:"moves"`
 	Limit     int          `json:"limit"`
 	CertNodes int          `json:"certificate_nodes,omitempty"`
@@ -98,6 +100,7 @@ type proveChild struct {
 	Result     string  `json:"result"`
 	ProofNodes int     `json:"proof_nodes,omitempty"`
 	Symmetric  bool    `json:"symmetric,omitempty"`
+	Repaired   bool    `json:"repaired,omitempty"`
 	FromStore  bool    `json:"from_store,omitempty"`
 	Nodes      int64   `json:"nodes"`
 	TimeMS     float64 `json:"time_ms"`
@@ -182,7 +185,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				rec.Stopped = "cancelled"
 			}
 			for _, ch := range rep.Children {
-				pc := proveChild{Move: ch.Move.String(), Result: ch.Status.String(), Symmetric: ch.Symmetric,
+				pc := proveChild{Move: ch.Move.String(), Result: ch.Status.String(), Symmetric: ch.Symmetric, Repaired: ch.Repaired,
 					FromStore: ch.FromStore, Nodes: ch.Nodes, TimeMS: ms(ch.Elapsed)}
 				if ch.Skipped {
 					pc.Result = "skipped"
@@ -192,6 +195,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				}
 				if ch.Symmetric {
 					rec.Symmetric++
+				}
+				if ch.Repaired {
+					rec.Repaired++
 				}
 				rec.Moves = append(rec.Moves, pc)
 			}
@@ -255,7 +261,11 @@ func childSummary(ch solver.OpeningChild) string {
 	if ch.FromStore {
 		return s + " (from the store)"
 	}
-	return fmt.Sprintf("%s (%d nodes, %.1f s)", s, ch.Nodes, ch.Elapsed.Seconds())
+	how := ""
+	if ch.Repaired {
+		how = "repaired, "
+	}
+	return fmt.Sprintf("%s (%s%d nodes, %.1f s)", s, how, ch.Nodes, ch.Elapsed.Seconds())
 }
 
 // writeProveText writes an opening's summary for people.
@@ -277,8 +287,8 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 		fmt.Fprintf(w, "result: interrupted: %d defender moves won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",
 			rec.Won, rec.NoWin, rec.Unknown, rec.Nodes, rec.TimeMS/1000)
 	case rep.Status == solver.StatusWin:
-		fmt.Fprintf(w, "result: win, certificate of %d moves, checked in %.1f s (%d searched, %d by symmetry; %d nodes, %.1f s)\n",
-			rec.CertNodes, rec.CheckMS/1000, rec.Children-rec.Symmetric, rec.Symmetric, rec.Nodes, rec.TimeMS/1000)
+		fmt.Fprintf(w, "result: win, certificate of %d moves, checked in %.1f s (%d searched, %d of them repaired, %d by symmetry; %d nodes, %.1f s)\n",
+			rec.CertNodes, rec.CheckMS/1000, rec.Children-rec.Symmetric, rec.Repaired, rec.Symmetric, rec.Nodes, rec.TimeMS/1000)
 	default:
 		fmt.Fprintf(w, "result: %s: %d of %d defender moves won, %d no-win within the limits, %d unknown, %d left to other shards (%d nodes, %.1f s)\n",
 			rec.Result, rec.Won, rec.Children, rec.NoWin, rec.Unknown, rec.Skipped, rec.Nodes, rec.TimeMS/1000)
