@@ -52,6 +52,11 @@ type OpeningOptions struct {
 	Jobs int
 	// SearchProgress is passed to each search (nodes and time).
 	SearchProgress ProgressFunc
+	// Deepen is the number of levels of deepening (solver/deepen.go) a
+	// child that the repair and the search leave unknown may use: the
+	// pass proof's first move played and the position after it proven
+	// whole-board, recursively. 0: none.
+	Deepen int
 }
 
 // OpeningChild is one defender move of an opening and the attacker's
@@ -68,6 +73,9 @@ type OpeningChild struct {
 	// Repaired is set for a child decided by repairing the pass proof
 	// (solver/repair.go), not by a search of the child alone.
 	Repaired bool
+	// Deepened is set for a child decided by deepening
+	// (solver/deepen.go).
+	Deepened bool
 }
 
 // OpeningReport is the result of ProveOpening.
@@ -257,6 +265,9 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 				var err error
 				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
 					ch.Answer, ch.Repaired, err = slv.solveChild(ctx, cpr, ms[k], pass, lim, opt.SearchProgress)
+					if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
+						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, pass, opt.Deepen, lim, ch.Answer)
+					}
 					if err == nil && slv.Store != nil {
 						err = slv.Store.Flush()
 					}

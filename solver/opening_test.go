@@ -180,3 +180,50 @@ func TestRepairChild(t *testing.T) {
 		t.Errorf("repairs took %d nodes, full searches %d", repairNodes, solveNodes)
 	}
 }
+
+// TestDeepen deepens a child of the freestyle square opening (black's 2x2
+// square, white to move; white's reply j10 blocks the square's diagonal):
+// the pass proof's first move played, the position after it proven
+// whole-board. The proof is the move with listed defences (and a pass
+// proof), the checker accepts it on the child's position, and a node
+// limit too small for the pass search makes no claim.
+func TestDeepen(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "a1", "i8", "o15", "h9", "a15", "i9")
+	pr.DefenderPasses = true
+	s := NewSolver(64)
+	s.PassThreats = true
+	ctx := context.Background()
+	pa, err := s.Solve(ctx, pr, ModeWin, Limits{Nodes: 200_000}, nil)
+	if err != nil || pa.Status != StatusWin {
+		t.Fatalf("pass search: %v, %v", pa.Status, err)
+	}
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	for _, m := range []string{"j10", "g10", "j7"} {
+		x, _ := engine.ParsePoint(m, 15)
+		if b.At(x) != engine.Empty || x == pa.Proof.Root.Move {
+			continue
+		}
+		b.Play(x, engine.White)
+		cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
+		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || a.Proof == nil {
+			t.Fatalf("after %s: not deepened (%v)", m, a.Status)
+		}
+		root := a.Proof.Root
+		if root.Move != pa.Proof.Root.Move || len(root.Defences) == 0 {
+			t.Fatalf("after %s: root %v with %d defences", m, root.Move, len(root.Defences))
+		}
+		if _, err := proof.Verify(a.Proof); err != nil {
+			t.Fatalf("after %s: %v", m, err)
+		}
+		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}); ok || err != nil {
+			t.Fatalf("after %s, 4 nodes: ok %v, %v", m, ok, err)
+		}
+		t.Logf("after %s: %v, proof %d moves, %d defences listed, pass proof %d moves, %d nodes", m, root.Move, a.Proof.Len(), len(root.Defences), root.Pass.Len(), a.Nodes)
+		b.Undo()
+	}
+}

@@ -49,6 +49,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "proof", Usage: "write each proven opening's certificate to `FILE` (JSON Lines, gzip-compressed when FILE ends in .gz; gomoku verify reads it)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1,
 				Usage: "defender moves searched at once, each with tables of --memory MiB of its own"},
+			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: the pass proof's first move played and the position after it proven whole-board (its own pass proof and zone), each search inside within --time, the whole within 8 times --time; 0: none"},
 			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
 		),
@@ -101,6 +102,7 @@ type proveChild struct {
 	ProofNodes int     `json:"proof_nodes,omitempty"`
 	Symmetric  bool    `json:"symmetric,omitempty"`
 	Repaired   bool    `json:"repaired,omitempty"`
+	Deepened   bool    `json:"deepened,omitempty"`
 	FromStore  bool    `json:"from_store,omitempty"`
 	Nodes      int64   `json:"nodes"`
 	TimeMS     float64 `json:"time_ms"`
@@ -114,6 +116,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		}
 		if in.svg {
 			return usagef("--format svg: prove writes text or json")
+		}
+		if c.Int("deepen") < 0 {
+			return usagef("--deepen %d: want 0 or more", c.Int("deepen"))
 		}
 		if c.Int("jobs") < 1 {
 			return usagef("--jobs %d: want 1 or more", c.Int("jobs"))
@@ -150,7 +155,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			lim := solver.Limits{Depth: c.Int("limit"), Nodes: c.Int64("nodes"), Time: c.Duration("time"),
 				MemoryMiB: c.Int("memory")}
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att}
-			opt := solver.OpeningOptions{Jobs: c.Int("jobs")}
+			opt := solver.OpeningOptions{Jobs: c.Int("jobs"), Deepen: c.Int("deepen")}
 			if sh != nil {
 				opt.Shard, opt.Shards = sh.k, sh.n
 			}
@@ -185,7 +190,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				rec.Stopped = "cancelled"
 			}
 			for _, ch := range rep.Children {
-				pc := proveChild{Move: ch.Move.String(), Result: ch.Status.String(), Symmetric: ch.Symmetric, Repaired: ch.Repaired,
+				pc := proveChild{Move: ch.Move.String(), Result: ch.Status.String(), Symmetric: ch.Symmetric, Repaired: ch.Repaired, Deepened: ch.Deepened,
 					FromStore: ch.FromStore, Nodes: ch.Nodes, TimeMS: ms(ch.Elapsed)}
 				if ch.Skipped {
 					pc.Result = "skipped"
@@ -262,8 +267,11 @@ func childSummary(ch solver.OpeningChild) string {
 		return s + " (from the store)"
 	}
 	how := ""
-	if ch.Repaired {
+	switch {
+	case ch.Repaired:
 		how = "repaired, "
+	case ch.Deepened:
+		how = "deepened, "
 	}
 	return fmt.Sprintf("%s (%s%d nodes, %.1f s)", s, how, ch.Nodes, ch.Elapsed.Seconds())
 }
