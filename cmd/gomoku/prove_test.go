@@ -240,3 +240,48 @@ func TestProveBook(t *testing.T) {
 		t.Errorf("a damaged certificate: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestProveDeepen proves the renju square opening with searches of 5,000
+// nodes: without --deepen a defender move is left unknown; with --deepen 1
+// the opening is proven, that move by deepening (the pass proof's first
+// move played and the position after it proven whole-board), and verify
+// accepts the certificate.
+func TestProveDeepen(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "square.txt", squareOpening)
+	code, out, errOut := gomoku(t, "", "prove", "--rule", "renju", "--nodes", "5000", "--format", "json", in)
+	if code != exitOK {
+		t.Fatalf("prove: exit %d\n%s%s", code, out, errOut)
+	}
+	before := jsonLines(t, out)[0]
+	cert := filepath.Join(dir, "square.cert")
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "renju", "--nodes", "5000", "--deepen", "1", "--format", "json",
+		"--proof", cert, in)
+	if code != exitOK {
+		t.Fatalf("prove --deepen 1: exit %d\n%s%s", code, out, errOut)
+	}
+	r := jsonLines(t, out)[0]
+	if r["result"] != "win" || r["won"] != r["children"] {
+		t.Fatalf("with --deepen 1: %v, %v of %v won", r["result"], r["won"], r["children"])
+	}
+	deepened := 0
+	for _, m := range r["moves"].([]any) {
+		if m.(map[string]any)["deepened"] == true {
+			deepened++
+		}
+	}
+	t.Logf("without --deepen: %v, %v unknown; with: %d deepened", before["result"], before["unknown"], deepened)
+	if before["unknown"].(float64) > 0 && deepened == 0 {
+		t.Errorf("%v moves unknown without --deepen, none deepened with it", before["unknown"])
+	}
+	if before["result"] == "win" {
+		t.Logf("the opening was proven without --deepen this time (the pass proof varies)")
+	}
+	code, out, errOut = gomoku(t, "", "verify", cert)
+	if code != exitOK || !strings.Contains(out, "valid certificate") {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "-1", in); code != exitUsage {
+		t.Errorf("--deepen -1: exit %d, %s", code, errOut)
+	}
+}
