@@ -23,9 +23,12 @@ func proveCommand(stdin io.Reader) *cli.Command {
 		Description: "For each position with the defender to move (an opening: by default the side that did not move\n" +
 			"last is the defender), searches the position as if the defender passed; if the attacker wins that,\n" +
 			"only the defender moves in that proof's relevance zone are searched one by one, the others being\n" +
-			"answered by the pass proof itself, else every legal defender move is. Each of those searches is\n" +
-			"solve --mode win --pass-threats (proof-number search over all moves with threats of order 3), its\n" +
-			"result written to the --tt store, and flushed, as soon as it is decided: a run killed at any point\n" +
+			"answered by the pass proof itself, else every legal defender move is. Each of those is first\n" +
+			"decided by repairing the pass proof (the checker replays it with the defender's stone and only the\n" +
+			"positions where it fails are searched again), else by solve --mode win --pass-threats\n" +
+			"(proof-number search over all moves with threats of order 3), else, with --deepen, by a quiet\n" +
+			"attacker move whose position is proven whole-board in turn. Each result is written to the --tt\n" +
+			"store, and flushed, as soon as it is decided: a run killed at any point\n" +
 			"resumes from there, and --shard splits the defender moves across the tasks of a cluster (merge\n" +
 			"their stores with tt merge, then run once more over the merged store to assemble the\n" +
 			"certificate). Moves that are images of one another under a symmetry of the position are searched\n" +
