@@ -138,6 +138,11 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 		// the deepest position with the attacker to move on the failing
 		// path (an odd-length path ends with the attacker move that failed)
 		k := len(path) &^ 1
+		if k == 0 {
+			// the pass proof fails at its first move: nothing to keep, and
+			// the full search does the rest in one go, not in restarts
+			return a, false, nil
+		}
 		// iterative widening: every position on the path, deepest first and
 		// the child's own last, with a small node budget, then all again
 		// with a larger one (the parent of a hard position is often easy,
