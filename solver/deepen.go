@@ -86,10 +86,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 		}
 		return a, false, fmt.Errorf("internal error: a deepened proof fails its check: %w", err)
 	}
-	a.Status, a.Proof, a.ThreatLimit = StatusWin, t, cert.ThreatLimit
-	a.Line = t.MainLine()
-	a.End = proof.LineEnd(pr.Board, att, a.Line)
-	a.ProofNodes = t.Len()
+	a.setWin(pr, t)
 	return a, true, nil
 }
 
@@ -108,14 +105,5 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, pass *proof.Tree, 
 		a.Nodes, a.Elapsed = da.Nodes, da.Elapsed
 		return a, false, err
 	}
-	if s.Store != nil {
-		key, sym, _, _, err := s.stored(pr, ModeWin, lim)
-		if err == nil {
-			err = s.remember(pr, ModeWin, lim, key, sym, da)
-		}
-		if err != nil {
-			return da, true, err
-		}
-	}
-	return da, true, nil
+	return da, true, s.remember(pr, ModeWin, lim, da)
 }

@@ -37,6 +37,7 @@ const (
 	repairShare      = 2 // the repair gets lim.Time/repairShare
 	repairNoLimit    = 30 * time.Second
 	maxRepairSplice  = 256
+	childFirstNodes  = 5_000  // the child's own search before the repair
 	repairFirstNodes = 20_000 // the first node budget of each position's search
 	repairWiden      = 8      // and its growth from one round to the next
 )
@@ -51,17 +52,11 @@ func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pas
 		a, err = s.Solve(ctx, pr, ModeWin, lim, progress)
 		return a, false, err
 	}
-	if _, _, err := pr.check(); err != nil {
-		return Answer{}, false, err
-	}
-	key, sym, a, found, err := s.stored(pr, ModeWin, lim)
-	if err != nil || found {
-		return a, false, err
-	}
-	// a child that a small search decides needs no repair (the pass
-	// proof's first move may no longer be the quickest win)
+	// the store's answer, else a small search: a child that it decides
+	// needs no repair (the pass proof's first move may no longer be the
+	// quickest win)
 	small := lim
-	small.Nodes = repairFirstNodes / 4
+	small.Nodes = childFirstNodes
 	if lim.Nodes > 0 {
 		small.Nodes = min(small.Nodes, lim.Nodes)
 	}
@@ -76,10 +71,7 @@ func (s *Solver) solveChild(ctx context.Context, pr Problem, m engine.Point, pas
 		return ra, false, err
 	}
 	if ok {
-		if s.Store == nil {
-			return ra, true, nil
-		}
-		return ra, true, s.remember(pr, ModeWin, lim, key, sym, ra)
+		return ra, true, s.remember(pr, ModeWin, lim, ra)
 	}
 	if ctx.Err() != nil {
 		return Answer{Mode: ModeWin, Result: Result{Status: StatusUnknown, Stopped: "cancelled", Nodes: ra.Nodes, Elapsed: ra.Elapsed}}, false, nil
@@ -124,10 +116,7 @@ func (s *Solver) repairChild(ctx context.Context, pr Problem, m engine.Point, pa
 		_, err = proof.VerifyOn(ctx, t, pr.Board)
 		a.CheckTime += time.Since(checkStart)
 		if err == nil {
-			a.Status, a.Proof, a.ThreatLimit = StatusWin, t, threat
-			a.Line = t.MainLine()
-			a.End = proof.LineEnd(pr.Board, pr.Attacker, a.Line)
-			a.ProofNodes = t.Len()
+			a.setWin(pr, t)
 			return a, true, nil
 		}
 		var pe *proof.Error
@@ -376,4 +365,13 @@ func (s *Solver) passPath(ctx context.Context, b *engine.Board, pr Problem, root
 		n = next
 	}
 	return out
+}
+
+// setWin makes a the win proven by t (a checked proof of pr): its status,
+// proof, threat limit, main line and how that ends, and size.
+func (a *Answer) setWin(pr Problem, t *proof.Tree) {
+	a.Status, a.Proof, a.ThreatLimit = StatusWin, t, t.ThreatLimit
+	a.Line = t.MainLine()
+	a.End = proof.LineEnd(pr.Board, pr.Attacker, a.Line)
+	a.ProofNodes = t.Len()
 }

@@ -202,14 +202,23 @@ func (s *Solver) Solve(ctx context.Context, pr Problem, mode Mode, lim Limits, p
 	if err != nil || s.Store == nil || a.Status == StatusUnknown {
 		return a, err
 	}
-	return a, s.remember(pr, mode, lim, key, sym, a)
+	return a, s.rememberAt(key, sym, pr, mode, lim, a)
 }
 
-// remember writes a decided answer a for pr (key and sym as stored
-// returned them) to the store, as Solve does with its results: a win with
-// its proof in the canonical orientation and the depth it holds within, a
-// no-win with the limit it holds under. Errors: the store's.
-func (s *Solver) remember(pr Problem, mode Mode, lim Limits, key storeKey, sym int, a Answer) error {
+// remember writes a decided answer a for pr to the store (none: nothing),
+// as Solve does with its results: a win with its proof in the canonical
+// orientation and the depth it holds within, a no-win with the limit it
+// holds under. Errors: the store's.
+func (s *Solver) remember(pr Problem, mode Mode, lim Limits, a Answer) error {
+	if s.Store == nil {
+		return nil
+	}
+	key, sym := s.storeKeyOf(pr, mode)
+	return s.rememberAt(key, sym, pr, mode, lim, a)
+}
+
+// rememberAt is remember with pr's key and symmetry already known.
+func (s *Solver) rememberAt(key storeKey, sym int, pr Problem, mode Mode, lim Limits, a Answer) error {
 	e := storeEntry{status: a.Status, end: a.End, shortest: a.Shortest, threat: a.ThreatLimit}
 	if a.Mode == ModeVCF {
 		e.threat = 0
@@ -251,13 +260,7 @@ func (s *Solver) stored(pr Problem, mode Mode, lim Limits) (key storeKey, sym in
 	if s.Store == nil {
 		return key, 0, Answer{}, false, nil
 	}
-	var h uint64
-	h, sym = pr.Board.CanonicalHash() // 8 reads per stone
-	key = storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
-		passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
-	if mode != ModeVCF {
-		key.threat = max(0, s.ThreatLimit) // 0: the automatic limit
-	}
+	key, sym = s.storeKeyOf(pr, mode)
 	start := time.Now()
 	for _, status := range [2]Status{StatusWin, StatusNoWin} {
 		e, ok, err := s.Store.get(key, status)
@@ -272,6 +275,18 @@ func (s *Solver) stored(pr Problem, mode Mode, lim Limits) (key storeKey, sym in
 		}
 	}
 	return key, sym, Answer{}, false, nil
+}
+
+// storeKeyOf returns pr's key in the store under mode, and its canonical
+// symmetry (8 reads per stone).
+func (s *Solver) storeKeyOf(pr Problem, mode Mode) (storeKey, int) {
+	h, sym := pr.Board.CanonicalHash()
+	key := storeKey{rule: pr.Board.Rule(), size: pr.Board.Size(), attacker: pr.Attacker,
+		passes: pr.ToMove != pr.Attacker, mode: mode, hash: h}
+	if mode != ModeVCF {
+		key.threat = max(0, s.ThreatLimit) // 0: the automatic limit
+	}
+	return key, sym
 }
 
 // search runs the searches of a mode.
