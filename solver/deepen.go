@@ -1,9 +1,10 @@
 package solver
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"gomoku/engine"
@@ -27,17 +28,26 @@ import (
 // the checker before it is returned.
 
 // deepenBudget is the wall time a deepening may take, in multiples of the
-// child's time limit; each search inside it gets the child's limits (a
-// child of the deepened opening is as hard as a child of the opening: on
-// freestyle's D3 after white g5 and black i9, the block g7 took 205 s on
-// the loaded machine).
+// child's time limit, for all its candidate moves together; each search
+// inside it gets the child's limits (a child of the deepened opening is as
+// hard as a child of the opening: on freestyle's D3 after white g5 and
+// black i9, the block g7 took 205 s on the loaded machine).
 const deepenBudget = 8
+
+// deepenCandidates is the most quiet attacker moves a deepening tries:
+// the pass proof's first move, then the best others by the five-cell
+// windows' potential (deepenMoves). A move whose position's own pass
+// search is unknown costs one search (OpeningOptions.EveryMove off), and
+// one with a child left unknown stops there (FailFast), so a move that
+// fails is left early for the next.
+const deepenCandidates = 3
 
 // deepen tries the attacker's quiet move c in pr (the attacker to move) as
 // described above, with levels-1 levels left for the children inside
-// (levels ≥ 1). ok reports a checked win. Errors: ProveOpening's and
-// the store's (a deadline of the deepening's own is no error: ok false),
-// and an internal error when the assembled proof fails its check.
+// (levels ≥ 1), within ctx (deepenChild gives it the budget). ok reports
+// a checked win. Errors: ProveOpening's and the store's (a deadline is no
+// error: ok false), and an internal error when the assembled proof fails
+// its check.
 func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits) (a Answer, ok bool, err error) {
 	start := time.Now()
 	a.Mode = ModeWin
@@ -58,18 +68,12 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 			return a, false, nil
 		}
 	}
-	dctx := ctx
-	if lim.Time > 0 {
-		var cancel context.CancelFunc
-		dctx, cancel = context.WithTimeout(ctx, deepenBudget*lim.Time)
-		defer cancel()
-	}
-	rep, err := s.ProveOpening(dctx, Problem{Board: b, ToMove: def, Attacker: att}, sub, OpeningOptions{Jobs: 1, Deepen: levels - 1})
+	rep, err := s.ProveOpening(ctx, Problem{Board: b, ToMove: def, Attacker: att}, sub, OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true})
 	a.Nodes = rep.Nodes
 	switch {
 	case ctx.Err() != nil:
-		return a, false, nil // the caller's ctx: it sees it
-	case err != nil && !errors.Is(err, context.DeadlineExceeded):
+		return a, false, nil // a deadline, or the caller's ctx: it sees it
+	case err != nil:
 		return a, false, err
 	case rep.Status != StatusWin:
 		return a, false, nil
@@ -90,20 +94,92 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 	return a, true, nil
 }
 
+// deepenMoves returns the quiet moves a deepening of pr (the attacker to
+// move) tries, first first (the pass proof's first move), then up to
+// deepenCandidates-1 others: the attacker's legal moves within two cells
+// of a stone that make no four or five, by the potential of the five-cell
+// windows through them (García 2020: the attacker's own plus the
+// defender's, a move that builds and blocks at once first), ties in board
+// order.
+func deepenMoves(pr Problem, first engine.Point) []engine.Point {
+	b := pr.Board
+	att, def := pr.Attacker, pr.Attacker.Opponent()
+	out := []engine.Point{first}
+	type scored struct {
+		m engine.Point
+		v int32
+	}
+	var sc []scored
+	n := b.Size()
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			m := engine.PointAt(x, y)
+			if m == first || b.At(m) != engine.Empty || !b.Legal(att, m) || !nearStone(b, m, 2) {
+				continue
+			}
+			sc = append(sc, scored{m, b.Potential(att, m) + b.Potential(def, m)})
+		}
+	}
+	slices.SortStableFunc(sc, func(a, c scored) int { return cmp.Compare(c.v, a.v) })
+	scratch := engine.Scratch(b)
+	defer engine.Release(scratch)
+	for _, e := range sc {
+		if len(out) >= deepenCandidates {
+			break
+		}
+		scratch.Play(e.m, att)
+		four := scratch.LastMoveWon() || scratch.Count(att, engine.FivePoints) > 0
+		scratch.Undo()
+		if !four {
+			out = append(out, e.m)
+		}
+	}
+	return out
+}
+
+// nearStone reports whether a stone lies within r cells of m (Chebyshev
+// distance) on b.
+func nearStone(b *engine.Board, m engine.Point, r int) bool {
+	for dy := -r; dy <= r; dy++ {
+		for dx := -r; dx <= r; dx++ {
+			q := engine.PointAt(m.X()+dx, m.Y()+dy)
+			if (dx != 0 || dy != 0) && q.In(b.Size()) && b.At(q) != engine.Empty {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
-// attacker to move, a the unknown answer) with the pass proof's first
-// move, and stores a win as Solve stores its results. ok reports a win;
-// the answer then replaces a (nodes and time added up).
+// attacker to move, a the unknown answer) with each of deepenMoves in turn
+// (the pass proof's first move first), all within deepenBudget times the
+// child's time limit, and stores a win as Solve stores its results. ok
+// reports a win; the answer then replaces a (nodes and time added up).
 func (s *Solver) deepenChild(ctx context.Context, pr Problem, pass *proof.Tree, levels int, lim Limits, a Answer) (Answer, bool, error) {
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
 		return a, false, nil
 	}
-	da, ok, err := s.deepen(ctx, pr, pass.Root.Move, levels, lim)
-	da.Nodes += a.Nodes
-	da.Elapsed += a.Elapsed
-	if err != nil || !ok {
-		a.Nodes, a.Elapsed = da.Nodes, da.Elapsed
-		return a, false, err
+	dctx := ctx
+	if lim.Time > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(ctx, deepenBudget*lim.Time)
+		defer cancel()
 	}
-	return da, true, s.remember(pr, ModeWin, lim, da)
+	for _, c := range deepenMoves(pr, pass.Root.Move) {
+		da, ok, err := s.deepen(dctx, pr, c, levels, lim)
+		a.Nodes += da.Nodes
+		a.Elapsed += da.Elapsed
+		if err != nil {
+			return a, false, err
+		}
+		if ok {
+			da.Nodes, da.Elapsed = a.Nodes, a.Elapsed
+			return da, true, s.remember(pr, ModeWin, lim, da)
+		}
+		if dctx.Err() != nil {
+			break
+		}
+	}
+	return a, false, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,6 +58,21 @@ type OpeningOptions struct {
 	// pass proof's first move played and the position after it proven
 	// whole-board, recursively. 0: none.
 	Deepen int
+	// EveryMove searches every legal defender move when the pass search
+	// ends unknown. Without it the opening is then unknown at once: a
+	// defender stone can only take a cell from the attacker (in freestyle
+	// exactly so; in standard and renju but for rare shapes, an overline
+	// or a forbidden point that a stone changes), so each child is about
+	// as hard as the pass position, and the zone is unknown; searching
+	// some 220 children each within the limit that could not decide the
+	// pass position mostly spends the limit 220 times.
+	EveryMove bool
+	// FailFast stops at the first child left unknown (or a no-win): the
+	// opening is then not proven, whatever the others are. The children
+	// are then searched nearest the stones first, the hardest first as a
+	// rule. Deepening uses it for the positions it proves inside, so that
+	// a quiet move that fails is left early for the next.
+	FailFast bool
 }
 
 // OpeningChild is one defender move of an opening and the attacker's
@@ -159,6 +175,10 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 	children := legal
 	var pass *proof.Node
 	threat := 0
+	if pa.Status == StatusUnknown && !opt.EveryMove {
+		rep.Status = StatusUnknown // see OpeningOptions.EveryMove
+		return rep, nil
+	}
 	if pa.Status == StatusWin {
 		pass, threat = pa.Proof.Root, pa.Proof.ThreatLimit
 		zone, err := checkedZone(ctx, b, pa.Proof, legal)
@@ -166,6 +186,9 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 			return rep, err
 		}
 		children, rep.PassZone = zone, true
+	}
+	if opt.FailFast {
+		children = nearestFirst(b, children)
 	}
 	var passTree *proof.Tree
 	if pass != nil {
@@ -245,6 +268,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 	var mu sync.Mutex
 	var firstErr error
 	decided, next := 0, 0
+	failed := false // opt.FailFast and a child not won
 	var wg sync.WaitGroup
 	for _, slv := range solvers {
 		wb := engine.Scratch(b)
@@ -252,7 +276,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 			defer engine.Release(wb)
 			for {
 				mu.Lock()
-				if next >= len(jobs) || firstErr != nil || ctx.Err() != nil {
+				if next >= len(jobs) || firstErr != nil || ctx.Err() != nil || failed {
 					mu.Unlock()
 					return
 				}
@@ -286,6 +310,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 					}
 				case ctx.Err() == nil || ch.Status != StatusUnknown:
 					out[k], done[k] = ch, true
+					failed = failed || opt.FailFast && !ch.Skipped && ch.Status != StatusWin
 					decided++
 					if opt.Progress != nil {
 						opt.Progress(ch, decided, len(ms))
@@ -340,6 +365,30 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 		return list, firstErr
 	}
 	return list, ctx.Err()
+}
+
+// nearestFirst returns ms (empty cells of b) sorted by their distance to
+// the nearest stone (Chebyshev, the smallest first), then in ms's order.
+func nearestFirst(b *engine.Board, ms []engine.Point) []engine.Point {
+	dist := func(m engine.Point) int {
+		best := 1 << 30
+		n := b.Size()
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				if b.At(engine.PointAt(x, y)) != engine.Empty {
+					best = min(best, max(x-m.X(), m.X()-x, y-m.Y(), m.Y()-y))
+				}
+			}
+		}
+		return best
+	}
+	out := slices.Clone(ms)
+	d := make(map[engine.Point]int, len(ms))
+	for _, m := range ms {
+		d[m] = dist(m)
+	}
+	slices.SortStableFunc(out, func(a, c engine.Point) int { return d[a] - d[c] })
+	return out
 }
 
 // sibling returns a Solver with s's settings and store and tables of its

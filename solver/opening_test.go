@@ -227,3 +227,73 @@ func TestDeepen(t *testing.T) {
 		b.Undo()
 	}
 }
+
+// TestProveOpeningPassUnknown: an opening whose pass search ends unknown
+// (freestyle's D3 within 2,000 nodes) is unknown at once, no defender move
+// searched; with EveryMove every legal defender move is searched (each
+// unknown within the same limit); with FailFast as well, the first
+// unknown one stops it, and it is one nearest the stones.
+func TestProveOpeningPassUnknown(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "j10")
+	lim := Limits{Nodes: 2_000}
+	ctx := context.Background()
+	s := NewSolver(16)
+	s.PassThreats = true
+	rep, err := s.ProveOpening(ctx, pr, lim, OpeningOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Pass.Status != StatusUnknown || rep.Status != StatusUnknown || len(rep.Children) != 0 || rep.Legal != 222 {
+		t.Fatalf("pass %v, opening %v, %d children of %d legal", rep.Pass.Status, rep.Status, len(rep.Children), rep.Legal)
+	}
+	rep, err = s.ProveOpening(ctx, pr, lim, OpeningOptions{EveryMove: true, FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != StatusUnknown || len(rep.Children) != 1 || rep.Unknown != 1 {
+		t.Fatalf("fail-fast: %v, %d children, %d unknown", rep.Status, len(rep.Children), rep.Unknown)
+	}
+	if m := rep.Children[0].Move; !nearStone(pr.Board, m, 1) {
+		t.Errorf("fail-fast: the first defender move searched is %v, not next to a stone", m)
+	}
+	if testing.Short() {
+		return
+	}
+	rep, err = s.ProveOpening(ctx, pr, Limits{Nodes: 200}, OpeningOptions{EveryMove: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// D3 has no symmetry: every legal move is a child of its own
+	if rep.Status != StatusUnknown || len(rep.Children) != rep.Legal || rep.Won+rep.Unknown+rep.NoWin != rep.Legal {
+		t.Fatalf("every move: %v, %d children of %d (won %d, unknown %d, no-win %d)", rep.Status, len(rep.Children), rep.Legal, rep.Won, rep.Unknown, rep.NoWin)
+	}
+}
+
+// TestDeepenMoves: the quiet moves a deepening tries are the pass proof's
+// first move, then up to two others, distinct, empty, legal, next to the
+// stones (within two cells), none a four.
+func TestDeepenMoves(t *testing.T) {
+	for _, r := range []engine.Rule{engine.Freestyle, engine.Renju} {
+		pr := openingProblem(t, r, "h8", "h9", "j10", "g7")
+		pr.ToMove, pr.Attacker = engine.Black, engine.Black
+		first, _ := engine.ParsePoint("i9", 15)
+		ms := deepenMoves(pr, first)
+		if len(ms) != deepenCandidates || ms[0] != first {
+			t.Fatalf("%v: %v", r, ms)
+		}
+		seen := map[engine.Point]bool{}
+		for _, m := range ms {
+			if seen[m] || pr.Board.At(m) != engine.Empty || !pr.Board.Legal(engine.Black, m) || !nearStone(pr.Board, m, 2) {
+				t.Fatalf("%v: %v has a bad move %v", r, ms, m)
+			}
+			seen[m] = true
+			b := engine.Scratch(pr.Board)
+			b.Play(m, engine.Black)
+			if b.Count(engine.Black, engine.FivePoints) > 0 {
+				t.Errorf("%v: %v is a four", r, m)
+			}
+			engine.Release(b)
+		}
+		t.Logf("%v: %v", r, ms)
+	}
+}

@@ -23,11 +23,13 @@ func proveCommand(stdin io.Reader) *cli.Command {
 		Description: "For each position with the defender to move (an opening: by default the side that did not move\n" +
 			"last is the defender), searches the position as if the defender passed; if the attacker wins that,\n" +
 			"only the defender moves in that proof's relevance zone are searched one by one, the others being\n" +
-			"answered by the pass proof itself, else every legal defender move is. Each of those is first\n" +
+			"answered by the pass proof itself; if it finds no win, every legal defender move is searched (and,\n" +
+			"with --every-move, when it ends unknown). Each of those is first\n" +
 			"decided by repairing the pass proof (the checker replays it with the defender's stone and only the\n" +
 			"positions where it fails are searched again), else by solve --mode win --pass-threats\n" +
 			"(proof-number search over all moves with threats of order 3), else, with --deepen, by a quiet\n" +
-			"attacker move whose position is proven whole-board in turn. Each result is written to the --tt\n" +
+			"attacker move whose position is proven whole-board in turn (the pass proof's first move, then two\n" +
+			"others by the five-cell windows' potential). Each result is written to the --tt\n" +
 			"store, and flushed, as soon as it is decided: a run killed at any point\n" +
 			"resumes from there, and --shard splits the defender moves across the tasks of a cluster (merge\n" +
 			"their stores with tt merge, then run once more over the merged store to assemble the\n" +
@@ -52,7 +54,8 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "proof", Usage: "write each proven opening's certificate to `FILE` (JSON Lines, gzip-compressed when FILE ends in .gz; gomoku verify reads it)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1,
 				Usage: "defender moves searched at once, each with tables of --memory MiB of its own"},
-			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: the pass proof's first move played and the position after it proven whole-board (its own pass proof and zone), each search inside within --time, the whole within 8 times --time; 0: none"},
+			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: a quiet attacker move played (the pass proof's first move, then up to two others) and the position after it proven whole-board (its own pass proof and zone, stopping at the first defender move left unknown), each search inside within --time, all of a defender move's within 8 times --time; 0: none"},
+			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
 			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
 		),
@@ -158,7 +161,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			lim := solver.Limits{Depth: c.Int("limit"), Nodes: c.Int64("nodes"), Time: c.Duration("time"),
 				MemoryMiB: c.Int("memory")}
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att}
-			opt := solver.OpeningOptions{Jobs: c.Int("jobs"), Deepen: c.Int("deepen")}
+			opt := solver.OpeningOptions{Jobs: c.Int("jobs"), Deepen: c.Int("deepen"), EveryMove: c.Bool("every-move")}
 			if sh != nil {
 				opt.Shard, opt.Shards = sh.k, sh.n
 			}
@@ -288,6 +291,8 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	switch {
 	case rec.Zone:
 		fmt.Fprintf(w, "%s; %d of %d legal defender moves in its zone, the others answered by it\n", pass, rec.Children, rec.Legal)
+	case rep.Pass.Status == solver.StatusUnknown && rec.Children == 0 && rec.Stopped == "":
+		fmt.Fprintf(w, "%s; the %d legal defender moves not searched (each about as hard as the pass position: raise --time or --nodes, or --every-move)\n", pass, rec.Legal)
 	case rec.Stopped == "" || rec.Children > 0:
 		fmt.Fprintf(w, "%s; all %d legal defender moves to search\n", pass, rec.Legal)
 	default:
