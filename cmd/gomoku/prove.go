@@ -302,6 +302,9 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	case rec.Stopped != "":
 		fmt.Fprintf(w, "result: interrupted: %d defender moves won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",
 			rec.Won, rec.NoWin, rec.Unknown, rec.Nodes, rec.TimeMS/1000)
+	case rep.Pass.Status == solver.StatusUnknown && rec.Children == 0:
+		fmt.Fprintf(w, "result: unknown: the search after a defender pass stopped by the %s (%d nodes, %.1f s)\n",
+			rep.Pass.Stopped, rec.Nodes, rec.TimeMS/1000)
 	case rep.Status == solver.StatusWin:
 		fmt.Fprintf(w, "result: win, certificate of %d moves, checked in %.1f s (%d searched, %d of them repaired, %d by symmetry; %d nodes, %.1f s)\n",
 			rec.CertNodes, rec.CheckMS/1000, rec.Children-rec.Symmetric, rec.Repaired, rec.Symmetric, rec.Nodes, rec.TimeMS/1000)

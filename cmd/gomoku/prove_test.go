@@ -285,3 +285,25 @@ func TestProveDeepen(t *testing.T) {
 		t.Errorf("--deepen -1: exit %d, %s", code, errOut)
 	}
 }
+
+// TestProvePassUnknown: freestyle's D3 within 2,000 nodes a search, where
+// the pass search ends unknown: the opening is unknown, no defender move
+// searched, and the text says why; --every-move searches them (node
+// limit 50: every one unknown, quickly).
+func TestProvePassUnknown(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "d3.txt", "h8 h9 j10\n")
+	code, out, errOut := gomoku(t, "", "prove", "--rule", "freestyle", "--nodes", "2000", in)
+	if code != exitOK || !strings.Contains(out, "the 222 legal defender moves not searched") ||
+		!strings.Contains(out, "result: unknown: the search after a defender pass stopped by the nodes") {
+		t.Fatalf("prove: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--nodes", "50", "--every-move", "--format", "json", in)
+	if code != exitOK {
+		t.Fatalf("prove --every-move: exit %d\n%s%s", code, out, errOut)
+	}
+	r := jsonLines(t, out)[0]
+	if r["result"] != "unknown" || r["pass"] != "unknown" || r["children"] != r["legal"] || r["legal"] != 222.0 {
+		t.Fatalf("--every-move: %v, pass %v, %v of %v searched", r["result"], r["pass"], r["children"], r["legal"])
+	}
+}
