@@ -42,7 +42,9 @@ type FileReport struct {
 // open, so no table is read twice.
 //
 // Table files the MANIFEST does not list are orphans, which badger deletes
-// at every Open, read-only ones included. A read-only Open (readOnly)
+// at every Open, read-only ones included (Open runs this under the
+// directory lock, so that a table a live writer has written but not yet
+// recorded is never one). A read-only Open (readOnly)
 // refuses them with ErrDamaged and changes nothing; a read-write Open
 // renames them with orphanSuffix, out of badger's sight, so that no key is
 // lost if the MANIFEST was what failed. Errors: ErrDamaged, or the file

@@ -262,3 +262,34 @@ func TestDiskFillsDuringWrite(t *testing.T) {
 		t.Errorf("%d keys of the interrupted write are left", keys)
 	}
 }
+
+// TestOpenWhileWriterLive: while one Open holds a database read-write, a
+// table file its MANIFEST does not list yet (a live writer's table between
+// its write and its record) is left alone by a second Open, read-write or
+// read-only: each fails with ErrLocked before it looks at the files. The
+// second open once set such a file aside (read-write) or called the
+// database damaged (read-only) before badger's lock refused it.
+func TestOpenWhileWriterLive(t *testing.T) {
+	dir := faultDB(t, 200)
+	d, err := Open(dir, Options{Kind: "store"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	inflight := filepath.Join(dir, "999999.sst")
+	if err := os.WriteFile(inflight, []byte("a table being written"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{false, true} {
+		_, err := Open(dir, Options{Kind: "store", ReadOnly: ro})
+		if !errors.Is(err, ErrLocked) {
+			t.Errorf("read-only=%v: %v, want ErrLocked", ro, err)
+		}
+		if _, err := os.Stat(inflight); err != nil {
+			t.Fatalf("read-only=%v: the live writer's table was moved: %v", ro, err)
+		}
+	}
+	if err := os.Remove(inflight); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -138,8 +138,16 @@ func Open(dir string, opt Options) (d *DB, err error) {
 		if exists {
 			// every table is opened and verified here, where a damaged one
 			// is an error rather than a panic in badger's goroutines; badger
-			// then verifies blocks as it reads them (checkFiles)
-			if d.files, err = d.checkFiles(opt.ReadOnly); err != nil {
+			// then verifies blocks as it reads them (checkFiles); under the
+			// directory lock, so that no live writer is half-way through a
+			// table (probeLock)
+			release, err := probeLock(dir, opt.ReadOnly)
+			if err != nil {
+				return nil, d.wrap(err)
+			}
+			d.files, err = d.checkFiles(opt.ReadOnly)
+			release()
+			if err != nil {
 				return nil, err
 			}
 			bopt = bopt.WithChecksumVerificationMode(options.OnBlockRead)
