@@ -110,6 +110,11 @@ func TestNotAttackerToMove(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "result: win") {
 		t.Errorf("with --pass: exit %d:\n%s", code, out)
 	}
+	// --pass without --attacker: the attacker is the side not to move
+	code, out, _ = gomoku(t, "h8 a1 i8 a2 j8\n", "solve", "--pass", "-")
+	if code != exitOK || !strings.Contains(out, "white to move, attacker black") || !strings.Contains(out, "result: win") {
+		t.Errorf("--pass alone: exit %d:\n%s", code, out)
+	}
 }
 
 func TestUsageErrors(t *testing.T) {

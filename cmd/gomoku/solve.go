@@ -32,9 +32,9 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "mode", Aliases: []string{"m"},
 				Usage: "search: vcf (continuous fours), vct (continuous threats; VCF first) or win (VCF, VCT, then proof-number search over all moves) (default: the record's task, vcf or vct, else vcf)"},
 			&cli.StringFlag{Name: "attacker", Aliases: []string{"a"},
-				Usage: "side to win: black or white (default: the record's attacker, else the side to move)"},
+				Usage: "side to win: black or white (default: the record's attacker, else the side to move; with --pass, the side not to move)"},
 			&cli.BoolFlag{Name: "pass",
-				Usage: "let the attacker move first when the defender is to move (the defender passes)"},
+				Usage: "let the attacker move first when the defender is to move (the defender passes); without --attacker or a record's attacker, the attacker is the side not to move"},
 			&cli.IntFlag{Name: "limit", Aliases: []string{"l"},
 				Usage: "most attacker moves, counted up to the move that makes the win certain (0: the record's, else none: a VCF may be any length, a VCT or a win at most 60 attacker moves)"},
 			&cli.IntFlag{Name: "threat-limit",
@@ -132,6 +132,12 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			}
 			if att == engine.Empty {
 				att = p.ToMove
+				if c.Bool("pass") {
+					// the defender is to move and passes: the attacker is
+					// the other side (--pass with the side to move as the
+					// attacker would change nothing)
+					att = p.ToMove.Opponent()
+				}
 			}
 			lim := solver.Limits{Depth: c.Int("limit"), Nodes: c.Int64("nodes"), Time: c.Duration("time"),
 				MemoryMiB: c.Int("memory")}
