@@ -48,7 +48,7 @@ const deepenCandidates = 3
 // a checked win. Errors: ProveOpening's and the store's (a deadline is no
 // error: ok false), and an internal error when the assembled proof fails
 // its check.
-func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits) (a Answer, ok bool, err error) {
+func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits, log func(string)) (a Answer, ok bool, err error) {
 	start := time.Now()
 	a.Mode = ModeWin
 	defer func() { a.Elapsed = time.Since(start) }()
@@ -68,7 +68,32 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 			return a, false, nil
 		}
 	}
-	rep, err := s.ProveOpening(ctx, Problem{Board: b, ToMove: def, Attacker: att}, sub, OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true})
+	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true}
+	if log != nil {
+		inner := func(line string) { log("  " + line) }
+		opt.Log = inner
+		opt.Progress = func(ch OpeningChild, decided, total int) {
+			how := ""
+			switch {
+			case ch.FromStore:
+				how = ", from the store"
+			case ch.Repaired:
+				how = ", repaired"
+			case ch.Deepened:
+				how = ", deepened"
+			}
+			inner(fmt.Sprintf("%d/%d %v %v (%d nodes, %.1f s%s)", decided, total, ch.Move, ch.Status, ch.Nodes, ch.Elapsed.Seconds(), how))
+		}
+	}
+	rep, err := s.ProveOpening(ctx, Problem{Board: b, ToMove: def, Attacker: att}, sub, opt)
+	if log != nil {
+		zone := "every move"
+		if rep.PassZone {
+			zone = fmt.Sprintf("zone %d of %d", len(rep.Children)+rep.Skipped, rep.Legal)
+		}
+		log(fmt.Sprintf("after %v: pass %v (%d nodes, %.1f s), %s: %v (%d won, %d unknown, %d no-win; %.1f s)",
+			c, rep.Pass.Status, rep.Pass.Nodes, rep.Pass.Elapsed.Seconds(), zone, rep.Status, rep.Won, rep.Unknown, rep.NoWin, time.Since(start).Seconds()))
+	}
 	a.Nodes = rep.Nodes
 	switch {
 	case ctx.Err() != nil:
@@ -152,11 +177,13 @@ func nearStone(b *engine.Board, m engine.Point, r int) bool {
 }
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
-// attacker to move, a the unknown answer) with each of deepenMoves in turn
+// attacker to move, after the defender's move m; a the unknown answer)
+// with each of deepenMoves in turn
 // (the pass proof's first move first), all within deepenBudget times the
 // child's time limit, and stores a win as Solve stores its results. ok
 // reports a win; the answer then replaces a (nodes and time added up).
-func (s *Solver) deepenChild(ctx context.Context, pr Problem, pass *proof.Tree, levels int, lim Limits, a Answer) (Answer, bool, error) {
+// log, when not nil, receives the steps (OpeningOptions.Log).
+func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, levels int, lim Limits, a Answer, log func(string)) (Answer, bool, error) {
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
 		return a, false, nil
 	}
@@ -166,8 +193,12 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, pass *proof.Tree, 
 		dctx, cancel = context.WithTimeout(ctx, deepenBudget*lim.Time)
 		defer cancel()
 	}
-	for _, c := range deepenMoves(pr, pass.Root.Move) {
-		da, ok, err := s.deepen(dctx, pr, c, levels, lim)
+	moves := deepenMoves(pr, pass.Root.Move)
+	for i, c := range moves {
+		if log != nil {
+			log(fmt.Sprintf("deepening %v: %v (%d of %d)", m, c, i+1, len(moves)))
+		}
+		da, ok, err := s.deepen(dctx, pr, c, levels, lim, log)
 		a.Nodes += da.Nodes
 		a.Elapsed += da.Elapsed
 		if err != nil {

@@ -53,6 +53,11 @@ type OpeningOptions struct {
 	Jobs int
 	// SearchProgress is passed to each search (nodes and time).
 	SearchProgress ProgressFunc
+	// Log, when set, receives a line for each step of a deepening: the
+	// quiet move tried, the inner opening's pass search and zone, each
+	// inner defender move decided (indented by level); with Jobs above 1
+	// from several goroutines at once.
+	Log func(line string)
 	// Deepen is the number of levels of deepening (solver/deepen.go) a
 	// child that the repair and the search leave unknown may use: the
 	// pass proof's first move played and the position after it proven
@@ -290,7 +295,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
 					ch.Answer, ch.Repaired, err = slv.solveChild(ctx, cpr, ms[k], pass, lim, opt.SearchProgress)
 					if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
-						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, pass, opt.Deepen, lim, ch.Answer)
+						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, ms[k], pass, opt.Deepen, lim, ch.Answer, opt.Log)
 					}
 					if err == nil && slv.Store != nil {
 						err = slv.Store.Flush()

@@ -206,7 +206,7 @@ func TestDeepen(t *testing.T) {
 		}
 		b.Play(x, engine.White)
 		cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
-		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000})
+		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +220,7 @@ func TestDeepen(t *testing.T) {
 		if _, err := proof.Verify(a.Proof); err != nil {
 			t.Fatalf("after %s: %v", m, err)
 		}
-		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}); ok || err != nil {
+		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}, nil); ok || err != nil {
 			t.Fatalf("after %s, 4 nodes: ok %v, %v", m, ok, err)
 		}
 		t.Logf("after %s: %v, proof %d moves, %d defences listed, pass proof %d moves, %d nodes", m, root.Move, a.Proof.Len(), len(root.Defences), root.Pass.Len(), a.Nodes)

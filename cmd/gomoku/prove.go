@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -56,7 +57,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 				Usage: "defender moves searched at once, each with tables of --memory MiB of its own"},
 			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: a quiet attacker move played (the pass proof's first move, then up to two others) and the position after it proven whole-board (its own pass proof and zone, stopping at the first defender move left unknown), each search inside within --time, all of a defender move's within 8 times --time; 0: none"},
 			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
-			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error"},
+			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error, and each step of a deepening (the quiet move tried, the inner pass search and zone, each inner defender move)"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
 		),
 		Action: runProve(stdin),
@@ -169,8 +170,16 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				fmt.Fprintf(out, "%s  %v %dx%d  %v to move, attacker %v\n", p.Label(), r, b.Size(), b.Size(), p.ToMove, att)
 			}
 			if c.Bool("progress") {
+				var mu sync.Mutex // the jobs' searches report at once
 				opt.SearchProgress = func(pg solver.Progress) {
+					mu.Lock()
+					defer mu.Unlock()
 					fmt.Fprintf(c.App.ErrWriter, "%s: %d nodes, %.1f s\n", p.Label(), pg.Nodes, pg.Elapsed.Seconds())
+				}
+				opt.Log = func(line string) {
+					mu.Lock()
+					defer mu.Unlock()
+					fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", p.Label(), line)
 				}
 			}
 			opt.Progress = func(ch solver.OpeningChild, decided, total int) {
