@@ -89,7 +89,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 	if log != nil {
 		zone := "every move"
 		if rep.PassZone {
-			zone = fmt.Sprintf("zone %d of %d", len(rep.Children)+rep.Skipped, rep.Legal)
+			zone = fmt.Sprintf("zone %d of %d", rep.Total, rep.Legal)
 		}
 		log(fmt.Sprintf("after %v: pass %v (%d nodes, %.1f s), %s: %v (%d won, %d unknown, %d no-win; %.1f s)",
 			c, rep.Pass.Status, rep.Pass.Nodes, rep.Pass.Elapsed.Seconds(), zone, rep.Status, rep.Won, rep.Unknown, rep.NoWin, time.Since(start).Seconds()))

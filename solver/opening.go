@@ -116,6 +116,9 @@ type OpeningReport struct {
 	Pass     Answer
 	PassZone bool
 	Legal    int
+	// Total is the number of defender moves to decide: the zone's, else
+	// Legal (FailFast may stop before Children holds them all).
+	Total int
 	// Children are the defender moves searched one by one, in order.
 	Children []OpeningChild
 	// Won, NoWin, Unknown and Skipped count the children by outcome.
@@ -195,6 +198,7 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 	if opt.FailFast {
 		children = nearestFirst(b, children)
 	}
+	rep.Total = len(children)
 	var passTree *proof.Tree
 	if pass != nil {
 		passTree = pa.Proof
