@@ -200,7 +200,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				Pass: rep.Pass.Status.String(), PassProofNodes: rep.Pass.ProofNodes, Zone: rep.PassZone,
 				Legal: rep.Legal, Children: len(rep.Children), Won: rep.Won, NoWin: rep.NoWin,
 				Unknown: rep.Unknown, Skipped: rep.Skipped, Limit: lim.Depth, Nodes: rep.Nodes,
-				TimeMS: ms(rep.Elapsed), CheckMS: ms(rep.CheckTime)}
+				TimeMS: ms(rep.Elapsed), CheckMS: ms(rep.CheckTime), Moves: []proveChild{}}
 			if err != nil {
 				rec.Stopped = "cancelled"
 			}

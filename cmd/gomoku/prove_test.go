@@ -298,12 +298,19 @@ func TestProvePassUnknown(t *testing.T) {
 		!strings.Contains(out, "result: unknown: the search after a defender pass stopped by the nodes") {
 		t.Fatalf("prove: exit %d\n%s%s", code, out, errOut)
 	}
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--nodes", "2000", "--format", "json", in)
+	if code != exitOK {
+		t.Fatalf("prove --format json: exit %d\n%s%s", code, out, errOut)
+	}
+	if moves, ok := jsonLines(t, out)[0]["moves"].([]any); !ok || len(moves) != 0 {
+		t.Errorf("no defender move searched: \"moves\" is %v, want []", jsonLines(t, out)[0]["moves"])
+	}
 	code, out, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--nodes", "50", "--every-move", "--format", "json", in)
 	if code != exitOK {
 		t.Fatalf("prove --every-move: exit %d\n%s%s", code, out, errOut)
 	}
 	r := jsonLines(t, out)[0]
-	if r["result"] != "unknown" || r["pass"] != "unknown" || r["children"] != r["legal"] || r["legal"] != 222.0 {
+	if r["result"] != "unknown" || r["pass"] != "unknown" || r["children"] != r["legal"] || r["legal"] != 222.0 || len(r["moves"].([]any)) != 222 {
 		t.Fatalf("--every-move: %v, pass %v, %v of %v searched", r["result"], r["pass"], r["children"], r["legal"])
 	}
 }
