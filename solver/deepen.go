@@ -139,7 +139,7 @@ func deepenMoves(pr Problem, first engine.Point) []engine.Point {
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			m := engine.PointAt(x, y)
-			if m == first || b.At(m) != engine.Empty || !b.Legal(att, m) || !nearStone(b, m, 2) {
+			if m == first || b.At(m) != engine.Empty || !b.Legal(att, m) || stoneDistance(b, m) > 2 {
 				continue
 			}
 			sc = append(sc, scored{m, b.Potential(att, m) + b.Potential(def, m)})
@@ -160,20 +160,6 @@ func deepenMoves(pr Problem, first engine.Point) []engine.Point {
 		}
 	}
 	return out
-}
-
-// nearStone reports whether a stone lies within r cells of m (Chebyshev
-// distance) on b.
-func nearStone(b *engine.Board, m engine.Point, r int) bool {
-	for dy := -r; dy <= r; dy++ {
-		for dx := -r; dx <= r; dx++ {
-			q := engine.PointAt(m.X()+dx, m.Y()+dy)
-			if (dx != 0 || dy != 0) && q.In(b.Size()) && b.At(q) != engine.Empty {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the

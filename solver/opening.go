@@ -376,28 +376,39 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 	return list, ctx.Err()
 }
 
-// nearestFirst returns ms (empty cells of b) sorted by their distance to
-// the nearest stone (Chebyshev, the smallest first), then in ms's order.
+// nearestFirst returns ms (empty cells of b) sorted by stoneDistance,
+// the smallest first, then in ms's order.
 func nearestFirst(b *engine.Board, ms []engine.Point) []engine.Point {
-	dist := func(m engine.Point) int {
-		best := 1 << 30
-		n := b.Size()
-		for y := 0; y < n; y++ {
-			for x := 0; x < n; x++ {
-				if b.At(engine.PointAt(x, y)) != engine.Empty {
-					best = min(best, max(x-m.X(), m.X()-x, y-m.Y(), m.Y()-y))
-				}
+	type near struct {
+		m engine.Point
+		d int
+	}
+	ds := make([]near, len(ms))
+	for i, m := range ms {
+		ds[i] = near{m, stoneDistance(b, m)}
+	}
+	slices.SortStableFunc(ds, func(a, c near) int { return a.d - c.d })
+	out := make([]engine.Point, len(ms))
+	for i, e := range ds {
+		out[i] = e.m
+	}
+	return out
+}
+
+// stoneDistance returns the distance (Chebyshev: the larger of the column
+// and row differences) from m to the nearest stone on b, or 1<<30 on an
+// empty board.
+func stoneDistance(b *engine.Board, m engine.Point) int {
+	best := 1 << 30
+	n := b.Size()
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			if b.At(engine.PointAt(x, y)) != engine.Empty {
+				best = min(best, max(x-m.X(), m.X()-x, y-m.Y(), m.Y()-y))
 			}
 		}
-		return best
 	}
-	out := slices.Clone(ms)
-	d := make(map[engine.Point]int, len(ms))
-	for _, m := range ms {
-		d[m] = dist(m)
-	}
-	slices.SortStableFunc(out, func(a, c engine.Point) int { return d[a] - d[c] })
-	return out
+	return best
 }
 
 // sibling returns a Solver with s's settings and store and tables of its

@@ -253,7 +253,7 @@ func TestProveOpeningPassUnknown(t *testing.T) {
 	if rep.Status != StatusUnknown || len(rep.Children) != 1 || rep.Unknown != 1 {
 		t.Fatalf("fail-fast: %v, %d children, %d unknown", rep.Status, len(rep.Children), rep.Unknown)
 	}
-	if m := rep.Children[0].Move; !nearStone(pr.Board, m, 1) {
+	if m := rep.Children[0].Move; stoneDistance(pr.Board, m) != 1 {
 		t.Errorf("fail-fast: the first defender move searched is %v, not next to a stone", m)
 	}
 	if testing.Short() {
@@ -283,7 +283,7 @@ func TestDeepenMoves(t *testing.T) {
 		}
 		seen := map[engine.Point]bool{}
 		for _, m := range ms {
-			if seen[m] || pr.Board.At(m) != engine.Empty || !pr.Board.Legal(engine.Black, m) || !nearStone(pr.Board, m, 2) {
+			if seen[m] || pr.Board.At(m) != engine.Empty || !pr.Board.Legal(engine.Black, m) || stoneDistance(pr.Board, m) > 2 {
 				t.Fatalf("%v: %v has a bad move %v", r, ms, m)
 			}
 			seen[m] = true

@@ -297,10 +297,13 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	if rep.Pass.Status == solver.StatusWin {
 		pass = fmt.Sprintf("pass: win, proof %d moves", rep.Pass.ProofNodes)
 	}
+	// the pass search ended unknown and nothing else was searched
+	// (OpeningOptions.EveryMove)
+	passOnly := rep.Pass.Status == solver.StatusUnknown && rec.Children == 0 && rec.Stopped == ""
 	switch {
 	case rec.Zone:
 		fmt.Fprintf(w, "%s; %d of %d legal defender moves in its zone, the others answered by it\n", pass, rec.Children, rec.Legal)
-	case rep.Pass.Status == solver.StatusUnknown && rec.Children == 0 && rec.Stopped == "":
+	case passOnly:
 		fmt.Fprintf(w, "%s; the %d legal defender moves not searched (each about as hard as the pass position: raise --time or --nodes, or --every-move)\n", pass, rec.Legal)
 	case rec.Stopped == "" || rec.Children > 0:
 		fmt.Fprintf(w, "%s; all %d legal defender moves to search\n", pass, rec.Legal)
@@ -311,7 +314,7 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	case rec.Stopped != "":
 		fmt.Fprintf(w, "result: interrupted: %d defender moves won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",
 			rec.Won, rec.NoWin, rec.Unknown, rec.Nodes, rec.TimeMS/1000)
-	case rep.Pass.Status == solver.StatusUnknown && rec.Children == 0:
+	case passOnly:
 		fmt.Fprintf(w, "result: unknown: the search after a defender pass stopped by the %s (%d nodes, %.1f s)\n",
 			rep.Pass.Stopped, rec.Nodes, rec.TimeMS/1000)
 	case rep.Status == solver.StatusWin:
