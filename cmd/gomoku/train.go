@@ -25,7 +25,8 @@ func trainCommand(stdin io.Reader) *cli.Command {
 			"sample, deduplicated under the eight symmetries (freestyle and standard: also shown with the colours\n" +
 			"swapped); its value target is --lambda times the game's result plus the rest times the search's value,\n" +
 			"its policy target the move played. Every --val-every-th game is held out for validation; training\n" +
-			"stops after --patience epochs without a better validation loss and keeps the best epoch. Prints, per\n" +
+			"goes back to the best epoch and multiplies the step size by --decay after an epoch without a better\n" +
+			"validation loss, stops after --patience such epochs in a row and keeps the best epoch. Prints, per\n" +
 			"epoch, the losses, the policy's top-1 agreement with the move played and the calibration error of the\n" +
 			"predicted win rate (bins of 0.1). Ctrl-C writes the best network so far and exits 130.",
 		Flags: []cli.Flag{
@@ -34,6 +35,7 @@ func trainCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "init", Usage: "start from the network `FILE` (default: random, from --seed)"},
 			&cli.IntFlag{Name: "epochs", Value: train.DefaultConfig().Epochs, Usage: "most passes over the training samples"},
 			&cli.IntFlag{Name: "patience", Value: train.DefaultConfig().Patience, Usage: "epochs without a better validation loss before stopping"},
+			&cli.Float64Flag{Name: "decay", Value: train.DefaultConfig().Decay, Usage: "after an epoch without a better validation loss, go back to the best epoch and multiply the step size by this, above 0 and at most 1 (1: neither)"},
 			&cli.IntFlag{Name: "batch", Value: train.DefaultConfig().Batch, Usage: "minibatch size, samples"},
 			&cli.Float64Flag{Name: "lr", Value: train.DefaultConfig().LR, Usage: "Adam's step size"},
 			&cli.Float64Flag{Name: "lambda", Value: train.DefaultConfig().Lambda, Usage: "weight of the game's result against the search's value in the value target, 0 to 1"},
@@ -59,10 +61,10 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 		cfg := train.DefaultConfig()
 		cfg.Epochs, cfg.Patience, cfg.Batch = c.Int("epochs"), c.Int("patience"), c.Int("batch")
 		cfg.LR, cfg.Lambda, cfg.PolicyWeight = c.Float64("lr"), c.Float64("lambda"), c.Float64("policy-weight")
-		cfg.Workers, cfg.Seed = c.Int("jobs"), c.Uint64("seed")
-		if cfg.Epochs < 1 || cfg.Patience < 1 || cfg.Batch < 1 || cfg.Workers < 1 || !(cfg.LR > 0) ||
+		cfg.Workers, cfg.Seed, cfg.Decay = c.Int("jobs"), c.Uint64("seed"), c.Float64("decay")
+		if cfg.Epochs < 1 || cfg.Patience < 1 || cfg.Batch < 1 || cfg.Workers < 1 || !(cfg.LR > 0) || !(cfg.Decay > 0 && cfg.Decay <= 1) ||
 			!(cfg.Lambda >= 0 && cfg.Lambda <= 1) || !(cfg.PolicyWeight >= 0) || c.Int("val-every") < 2 {
-			return usagef("--epochs, --patience, --batch, --jobs at least 1, --lr above 0, --lambda in 0..1, --policy-weight not negative, --val-every at least 2")
+			return usagef("--epochs, --patience, --batch, --jobs at least 1, --lr above 0, --decay above 0 and at most 1, --lambda in 0..1, --policy-weight not negative, --val-every at least 2")
 		}
 		out := c.App.Writer
 		var games []train.Game
@@ -119,13 +121,13 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 				bar.Set(done)
 			}
 		}
-		fmt.Fprintf(out, "%5s %10s %10s %11s %7s %11s %8s\n", "epoch", "train loss", "value loss", "policy loss", "top-1", "calibration", "time")
+		fmt.Fprintf(out, "%5s %10s %10s %11s %7s %11s %9s %8s\n", "epoch", "train loss", "value loss", "policy loss", "top-1", "calibration", "step", "time")
 		rep, trainErr := train.Train(c.Context, net, ds, cfg, func(m train.Metrics) {
 			if bar != nil {
 				bar.Clear()
 			}
-			fmt.Fprintf(out, "%5d %10.4f %10.4f %11.4f %7.3f %11.4f %7.1fs\n", m.Epoch, m.TrainLoss, m.ValueLoss,
-				m.PolicyLoss, m.PolicyTop1, m.Calibration, m.Elapsed.Seconds())
+			fmt.Fprintf(out, "%5d %10.4f %10.4f %11.4f %7.3f %11.4f %9.2g %7.1fs\n", m.Epoch, m.TrainLoss, m.ValueLoss,
+				m.PolicyLoss, m.PolicyTop1, m.Calibration, m.LR, m.Elapsed.Seconds())
 		})
 		if trainErr != nil && !errors.Is(trainErr, c.Context.Err()) {
 			f.Abort()

@@ -205,8 +205,16 @@ func (d *Dataset) load(s sample, b *engine.Board, lambda float32, pos *position)
 // Config is a training run's setting.
 type Config struct {
 	// Epochs is the most passes over the training samples; Patience the
-	// epochs without a better validation loss before stopping.
+	// epochs without a better validation loss, in a row, before stopping.
 	Epochs, Patience int
+	// Decay (0 < Decay ≤ 1) multiplies the step size after each epoch that
+	// did not lower the validation loss, and that epoch's parameters are
+	// dropped for the best epoch's, with Adam's moments reset (reduce on
+	// plateau). 1 keeps the step size and the parameters. The default,
+	// 0.25, does in one run what a second run from the best network at a
+	// quarter of the step size did by hand (2026-11-29: freestyle
+	// validation loss 1.4647, then 1.4528 after that second run).
+	Decay float64
 	// Batch is the minibatch size (samples), LR Adam's step size.
 	Batch int
 	LR    float64
@@ -224,7 +232,7 @@ type Config struct {
 
 // DefaultConfig returns the settings `gomoku train` starts from.
 func DefaultConfig() Config {
-	return Config{Epochs: 20, Patience: 3, Batch: 256, LR: 2e-3, Lambda: 0.5, PolicyWeight: 0.5, Workers: 2, Seed: 1}
+	return Config{Epochs: 20, Patience: 3, Decay: 0.25, Batch: 256, LR: 2e-3, Lambda: 0.5, PolicyWeight: 0.5, Workers: 2, Seed: 1}
 }
 
 // Metrics are the validation figures after an epoch.
@@ -243,7 +251,9 @@ type Metrics struct {
 	// win rate and the game's result over bins of 0.1 of prediction,
 	// weighted by the bins' counts.
 	Calibration float64
-	Elapsed     time.Duration
+	// LR is the step size the epoch trained with.
+	LR      float64
+	Elapsed time.Duration
 }
 
 // Report is a training run's outcome.
@@ -258,8 +268,10 @@ type Report struct {
 var ErrNoSamples = errors.New("no training or no validation samples")
 
 // Train fits n (of the dataset's rule) to the dataset and leaves in it the
-// parameters of the epoch with the lowest validation loss, quantized.
-// Errors: ErrNoSamples, ctx's error (the best parameters so far are kept).
+// parameters of the epoch with the lowest validation loss, quantized: Adam
+// (Kingma and Ba 2015) on minibatches of cfg.Batch, cfg.Workers
+// goroutines sharing each one, the step size reduced by cfg.Decay after an
+// epoch without a better validation loss. Errors: ErrNoSamples, ctx's error (the best parameters so far are kept).
 func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone func(Metrics)) (Report, error) {
 	if len(d.train) == 0 || len(d.val) == 0 {
 		return Report{}, ErrNoSamples
@@ -269,6 +281,9 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 	}
 	cfg.Workers = max(1, cfg.Workers)
 	cfg.Batch = max(1, cfg.Batch)
+	if !(cfg.Decay > 0 && cfg.Decay <= 1) {
+		cfg.Decay = 1
+	}
 	opt := newAdam(len(n.Params), cfg.LR)
 	workers := make([]*worker, cfg.Workers)
 	for i := range workers {
@@ -320,7 +335,7 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 			}
 		}
 		m := evaluate(n, d, workers, cfg)
-		m.Epoch = epoch
+		m.Epoch, m.LR = epoch, opt.lr
 		m.TrainLoss = lossSum / float64(len(order))
 		m.Elapsed = time.Since(start)
 		rep.Epochs = append(rep.Epochs, m)
@@ -332,6 +347,9 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 			copy(bestParams, n.Params)
 		} else if stale++; stale >= cfg.Patience {
 			break
+		} else if cfg.Decay < 1 {
+			copy(n.Params, bestParams)
+			opt = newAdam(len(n.Params), opt.lr*cfg.Decay)
 		}
 	}
 	copy(n.Params, bestParams)

@@ -163,3 +163,45 @@ func FuzzParseGameLine(f *testing.F) {
 		NewDataset(g.Rule, []Game{g}, 2, [32]byte{})
 	})
 }
+
+// TestTrainDecay: with a step size too large for the data, some epoch fails
+// to lower the validation loss; the next epoch must start from the best
+// epoch's parameters with the step size times Decay, and with Decay 1 the
+// step size never changes.
+func TestTrainDecay(t *testing.T) {
+	d := fixture(t, "selfplay-freestyle.jsonl", engine.Freestyle)
+	for _, decay := range []float64{0.25, 1} {
+		n := nnue.New(engine.Freestyle, 1)
+		cfg := DefaultConfig()
+		cfg.Epochs, cfg.Patience, cfg.LR, cfg.Decay = 8, 8, 0.05, decay
+		rep, err := Train(context.Background(), n, d, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best, decays := math.Inf(1), 0
+		for i := 1; i < len(rep.Epochs); i++ {
+			prev, cur := rep.Epochs[i-1], rep.Epochs[i]
+			want := prev.LR
+			if prev.Loss >= best { // epoch i-1 did not improve
+				want = prev.LR * decay
+			}
+			best = min(best, prev.Loss)
+			if math.Abs(cur.LR-want) > 1e-12 {
+				t.Errorf("decay %g: epoch %d trained at %g after epoch %d (loss %.4f, best before %.4f) at %g, want %g",
+					decay, cur.Epoch, cur.LR, prev.Epoch, prev.Loss, best, prev.LR, want)
+			}
+			if cur.LR < prev.LR {
+				decays++
+			}
+		}
+		for _, m := range rep.Epochs {
+			t.Logf("decay %g: epoch %d step %g loss %.4f", decay, m.Epoch, m.LR, m.Loss)
+		}
+		if decay < 1 && decays == 0 {
+			t.Errorf("decay %g: the step size never fell in %d epochs", decay, len(rep.Epochs))
+		}
+		if decay == 1 && decays != 0 {
+			t.Errorf("decay 1: the step size fell")
+		}
+	}
+}
