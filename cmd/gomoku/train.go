@@ -25,10 +25,10 @@ func trainCommand(stdin io.Reader) *cli.Command {
 			"sample, deduplicated under the eight symmetries (freestyle and standard: also shown with the colours\n" +
 			"swapped); its value target is --lambda times the game's result plus the rest times the search's value,\n" +
 			"its policy target the move played. Every --val-every-th game is held out for validation; training\n" +
-			"goes back to the best epoch and multiplies the step size by --decay after an epoch without a better\n" +
-			"validation loss, stops after --patience such epochs in a row and keeps the best epoch. Prints, per\n" +
-			"epoch, the losses, the policy's top-1 agreement with the move played and the calibration error of the\n" +
-			"predicted win rate (bins of 0.1). Ctrl-C writes the best network so far and exits 130.",
+			"goes back to the best epoch and multiplies the step size by --decay after an epoch that does not lower\n" +
+			"the validation loss by --min-delta, stops after --patience such epochs in a row and keeps the best\n" +
+			"epoch. Prints, per epoch, the losses, the policy's top-1 agreement with the move played, the\n" +
+			"calibration error of the predicted win rate (bins of 0.1) and the step size. Ctrl-C writes the best network so far and exits 130.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "write the network to `FILE`"},
@@ -36,6 +36,7 @@ func trainCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "epochs", Value: train.DefaultConfig().Epochs, Usage: "most passes over the training samples"},
 			&cli.IntFlag{Name: "patience", Value: train.DefaultConfig().Patience, Usage: "epochs without a better validation loss before stopping"},
 			&cli.Float64Flag{Name: "decay", Value: train.DefaultConfig().Decay, Usage: "after an epoch without a better validation loss, go back to the best epoch and multiply the step size by this, above 0 and at most 1 (1: neither)"},
+			&cli.Float64Flag{Name: "min-delta", Value: train.DefaultConfig().MinDelta, Usage: "how much an epoch must lower the best validation loss to count as better for --patience and --decay"},
 			&cli.IntFlag{Name: "batch", Value: train.DefaultConfig().Batch, Usage: "minibatch size, samples"},
 			&cli.Float64Flag{Name: "lr", Value: train.DefaultConfig().LR, Usage: "Adam's step size"},
 			&cli.Float64Flag{Name: "lambda", Value: train.DefaultConfig().Lambda, Usage: "weight of the game's result against the search's value in the value target, 0 to 1"},
@@ -62,9 +63,10 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 		cfg.Epochs, cfg.Patience, cfg.Batch = c.Int("epochs"), c.Int("patience"), c.Int("batch")
 		cfg.LR, cfg.Lambda, cfg.PolicyWeight = c.Float64("lr"), c.Float64("lambda"), c.Float64("policy-weight")
 		cfg.Workers, cfg.Seed, cfg.Decay = c.Int("jobs"), c.Uint64("seed"), c.Float64("decay")
-		if cfg.Epochs < 1 || cfg.Patience < 1 || cfg.Batch < 1 || cfg.Workers < 1 || !(cfg.LR > 0) || !(cfg.Decay > 0 && cfg.Decay <= 1) ||
+		cfg.MinDelta = c.Float64("min-delta")
+		if cfg.Epochs < 1 || cfg.Patience < 1 || cfg.Batch < 1 || cfg.Workers < 1 || !(cfg.LR > 0) || !(cfg.Decay > 0 && cfg.Decay <= 1) || !(cfg.MinDelta >= 0) ||
 			!(cfg.Lambda >= 0 && cfg.Lambda <= 1) || !(cfg.PolicyWeight >= 0) || c.Int("val-every") < 2 {
-			return usagef("--epochs, --patience, --batch, --jobs at least 1, --lr above 0, --decay above 0 and at most 1, --lambda in 0..1, --policy-weight not negative, --val-every at least 2")
+			return usagef("--epochs, --patience, --batch, --jobs at least 1, --lr above 0, --decay above 0 and at most 1, --min-delta not negative, --lambda in 0..1, --policy-weight not negative, --val-every at least 2")
 		}
 		out := c.App.Writer
 		var games []train.Game
