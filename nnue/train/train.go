@@ -308,8 +308,7 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 		var lossSum float64
 		for lo := 0; lo < len(order); lo += cfg.Batch {
 			if err := ctx.Err(); err != nil {
-				copy(n.Params, bestParams)
-				n.Quantize()
+				keep(n, d, bestParams)
 				return rep, err
 			}
 			batch := order[lo:min(len(order), lo+cfg.Batch)]
@@ -362,11 +361,19 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 			opt = newAdam(len(n.Params), opt.lr*cfg.Decay)
 		}
 	}
-	copy(n.Params, bestParams)
+	keep(n, d, bestParams)
+	return rep, nil
+}
+
+// keep leaves in n the parameters params, quantized, and records the
+// dataset d they were trained on (an interrupted run's network records it
+// too: one started from another network's (--init) kept that network's
+// record, 2026-11-29).
+func keep(n *nnue.Net, d *Dataset, params []float32) {
+	copy(n.Params, params)
 	n.Samples = int64(len(d.train))
 	n.DataHash = d.Hash
 	n.Quantize()
-	return rep, nil
 }
 
 // clipTables keeps E, T and B0 within ±nnue.ParamClip (what int16 holds).

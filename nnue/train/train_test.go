@@ -2,9 +2,11 @@ package train
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,5 +205,28 @@ func TestTrainDecay(t *testing.T) {
 		if decay == 1 && decays != 0 {
 			t.Errorf("decay 1: the step size fell")
 		}
+	}
+}
+
+// TestTrainInterruptedRecordsData: a run stopped by its context keeps the
+// best parameters so far and records its own data, not the record of the
+// network it started from (--init).
+func TestTrainInterruptedRecordsData(t *testing.T) {
+	d := fixture(t, "selfplay-freestyle.jsonl", engine.Freestyle)
+	n := nnue.New(engine.Freestyle, 1)
+	n.Samples, n.DataHash = 7, [32]byte{7}
+	start := slices.Clone(n.Params)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := DefaultConfig()
+	cfg.Progress = func(epoch, done, total int) { cancel() }
+	if _, err := Train(ctx, n, d, cfg, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Train: %v, want context.Canceled", err)
+	}
+	if n.Samples != int64(d.NumTrain()) || n.DataHash != d.Hash {
+		t.Errorf("interrupted network records %d samples, data %x; want %d, %x", n.Samples, n.DataHash[:4], d.NumTrain(), d.Hash[:4])
+	}
+	if !slices.Equal(n.Params, start) {
+		t.Errorf("interrupted before an epoch ended, the parameters changed")
 	}
 }
