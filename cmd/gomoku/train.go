@@ -28,14 +28,15 @@ func trainCommand(stdin io.Reader) *cli.Command {
 			"goes back to the best epoch and multiplies the step size by --decay after an epoch that does not lower\n" +
 			"the validation loss by --min-delta, stops after --patience such epochs in a row and keeps the best\n" +
 			"epoch. Prints, per epoch, the losses, the policy's top-1 agreement with the move played, the\n" +
-			"calibration error of the predicted win rate (bins of 0.1) and the step size. Ctrl-C writes the best network so far and exits 130.",
+			"calibration error of the predicted win rate (bins of 0.1) and the step size. Ctrl-C writes the best\n" +
+			"network so far and exits 130.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "write the network to `FILE`"},
 			&cli.StringFlag{Name: "init", Usage: "start from the network `FILE` (default: random, from --seed)"},
 			&cli.IntFlag{Name: "epochs", Value: train.DefaultConfig().Epochs, Usage: "most passes over the training samples"},
 			&cli.IntFlag{Name: "patience", Value: train.DefaultConfig().Patience, Usage: "epochs without a better validation loss before stopping"},
-			&cli.Float64Flag{Name: "decay", Value: train.DefaultConfig().Decay, Usage: "after an epoch without a better validation loss, go back to the best epoch and multiply the step size by this, above 0 and at most 1 (1: neither)"},
+			&cli.Float64Flag{Name: "decay", Value: train.DefaultConfig().Decay, Usage: "after an epoch that does not lower the best validation loss by --min-delta, go back to the best epoch and multiply the step size by this, above 0 and at most 1 (1: neither)"},
 			&cli.Float64Flag{Name: "min-delta", Value: train.DefaultConfig().MinDelta, Usage: "how much an epoch must lower the best validation loss to count as better for --patience and --decay"},
 			&cli.IntFlag{Name: "batch", Value: train.DefaultConfig().Batch, Usage: "minibatch size, samples"},
 			&cli.Float64Flag{Name: "lr", Value: train.DefaultConfig().LR, Usage: "Adam's step size"},

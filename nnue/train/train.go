@@ -208,9 +208,10 @@ type Config struct {
 	// epochs without a better validation loss, in a row, before stopping.
 	Epochs, Patience int
 	// Decay (0 < Decay ≤ 1) multiplies the step size after each epoch that
-	// did not lower the validation loss, and that epoch's parameters are
-	// dropped for the best epoch's, with Adam's moments reset (reduce on
-	// plateau). 1 keeps the step size and the parameters. The default,
+	// did not lower the best validation loss by MinDelta, and that epoch's
+	// parameters are dropped for the best epoch's, with Adam's moments
+	// reset (reduce on plateau). 1 keeps the step size and the parameters.
+	// Outside (0, 1], Train takes 1. The default,
 	// 0.25, does in one run what a second run from the best network at a
 	// quarter of the step size did by hand (2026-11-29: freestyle
 	// validation loss 1.4647, then 1.4528 after that second run).
@@ -277,7 +278,9 @@ var ErrNoSamples = errors.New("no training or no validation samples")
 // parameters of the epoch with the lowest validation loss, quantized: Adam
 // (Kingma and Ba 2015) on minibatches of cfg.Batch, cfg.Workers
 // goroutines sharing each one, the step size reduced by cfg.Decay after an
-// epoch without a better validation loss. Errors: ErrNoSamples, ctx's error (the best parameters so far are kept).
+// epoch that does not lower the best validation loss by cfg.MinDelta.
+// Errors: ErrNoSamples, ctx's error (the best parameters so far are kept,
+// and the network records the dataset all the same).
 func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone func(Metrics)) (Report, error) {
 	if len(d.train) == 0 || len(d.val) == 0 {
 		return Report{}, ErrNoSamples
@@ -366,9 +369,9 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 }
 
 // keep leaves in n the parameters params, quantized, and records the
-// dataset d they were trained on (an interrupted run's network records it
-// too: one started from another network's (--init) kept that network's
-// record, 2026-11-29).
+// dataset d they were trained on: Train's one exit for a finished and an
+// interrupted run alike (before 2026-11-29 an interrupted run started from
+// another network, --init, kept that network's record).
 func keep(n *nnue.Net, d *Dataset, params []float32) {
 	copy(n.Params, params)
 	n.Samples = int64(len(d.train))
