@@ -36,3 +36,15 @@ func Default(r engine.Rule) *Net {
 	}
 	return defaultNets[r]
 }
+
+// Preferred reports whether the shipped network of rule r is the default
+// evaluation of the best-move searches (the commands' --eval auto): true
+// where 200-game matches at 300 ms a move on the balanced openings
+// (`gomoku match`, one thread each, colours swapped) measured it stronger
+// than the pattern tables in both builds. Freestyle, third generation,
+// 2026-11-29: +61 Elo [+14, +112] portable and +70 [+23, +121] with
+// GOEXPERIMENT=simd. Renju, the same day: +35 [−13, +84] and −16 [−64,
+// +32], so the tables stay. Standard has no network.
+func Preferred(r engine.Rule) bool {
+	return r == engine.Freestyle && Default(r) != nil
+}

@@ -45,7 +45,7 @@ func analyzeCommand(stdin io.Reader) *cli.Command {
 			&cli.BoolFlag{Name: "eval", Value: true, Usage: "value every ply by the best-move search (alpha-beta): value, best move, PV, loss and class of the move played"},
 			&cli.DurationFlag{Name: "eval-time", Usage: "time of each ply's best-move search (0: half of --per-position; with --per-position-nodes, that many nodes)"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` of the best-move search (default: the built-in ones)"},
-			&cli.StringFlag{Name: "evaluator", Value: "linear", Usage: evalUsage + " (--eval is the switch that values every ply)"}, netFlag(),
+			&cli.StringFlag{Name: "evaluator", Value: "auto", Usage: evalUsage + " (--eval is the switch that values every ply)"}, netFlag(),
 			&cli.StringFlag{Name: "report", Usage: "write an HTML report to `DIR`: a page per game (the board stepped through the moves, the win-rate graph, the mistakes, the engine's moves) and index.html"},
 			&cli.StringFlag{Name: "sgf", Usage: "write each game to `DIR` as SGF: every move's value, best move and class in its comment, the engine's line as a variation where it differs from the move played"},
 			&cli.BoolFlag{Name: "progress", Value: true, Usage: "show a progress bar on standard error when it is a terminal"},

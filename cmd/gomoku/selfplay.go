@@ -191,7 +191,12 @@ func runSelfplay(c *cli.Context) error {
 	return c.Context.Err()
 }
 
-// loadWeights reads --weights, or returns nil for the built-in weights.
+// loadWeights reads --weights and the evaluation (--eval, or analyze's
+// --evaluator: auto, linear or nnue, with --net), or returns nil for the
+// built-in tables alone. auto puts the shipped network of each rule that
+// nnue.Preferred names in place of the tables, and --net's network for its
+// rule. Errors: an unreadable file, an unknown evaluation, --net with
+// linear.
 func loadWeights(c *cli.Context) (*play.Weights, error) {
 	var w *play.Weights
 	if name := c.String("weights"); name != "" {
@@ -204,49 +209,69 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 	if m := c.String("evaluator"); m != "" { // analyze, whose --eval is a switch
 		mode = m
 	}
+	net := c.String("net")
+	var auto bool
 	switch mode {
-	case "", "linear":
-		if c.String("net") != "" {
-			return nil, usagef("--net wants --eval nnue")
+	case "auto":
+		auto = true
+	case "", "linear": // "": a command without --eval (tune)
+		if net != "" {
+			return nil, usagef("--net wants --eval nnue or auto")
 		}
 		return w, nil
 	case "nnue":
 	default:
-		return nil, usagef("evaluation %q: want linear or nnue", mode)
+		return nil, usagef("evaluation %q: want auto, linear or nnue", mode)
+	}
+	if auto && net == "" && !anyPreferred() {
+		return w, nil
 	}
 	if w == nil {
 		w = play.DefaultWeights()
 	}
 	cp := *w // the defaults are shared
 	for r := range engine.Rule(engine.NumRules) {
-		cp.Nets[r] = nnue.Default(r)
+		if !auto || nnue.Preferred(r) {
+			cp.Nets[r] = nnue.Default(r)
+		}
 	}
-	if name := c.String("net"); name != "" {
-		f, err := os.Open(name)
+	if net != "" {
+		f, err := os.Open(net)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
 		n, err := nnue.Read(f)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", net, err)
 		}
 		cp.Nets[n.Rule] = n
 	}
 	return &cp, nil
 }
 
+// anyPreferred reports whether --eval auto puts a network in place of the
+// tables for some rule (nnue.Preferred).
+func anyPreferred() bool {
+	for r := range engine.Rule(engine.NumRules) {
+		if nnue.Preferred(r) {
+			return true
+		}
+	}
+	return false
+}
+
 // evalUsage is the help of --eval (and of analyze's --evaluator).
-const evalUsage = "evaluation: linear (the pattern tables) or nnue (the network of the rule, package nnue; the tables where no network is shipped or given)"
+const evalUsage = "evaluation: auto (the network where matches measured it stronger than the tables: freestyle; the tables in renju and standard), linear (the pattern tables) or nnue (the network of the rule, package nnue; the tables where no network is shipped or given)"
 
 // evalFlag is --eval, the evaluation of the best-move searches.
 func evalFlag() cli.Flag {
-	return &cli.StringFlag{Name: "eval", Value: "linear", Usage: evalUsage}
+	return &cli.StringFlag{Name: "eval", Value: "auto", Usage: evalUsage}
 }
 
 // netFlag is --net, a network weights file for --eval nnue.
 func netFlag() cli.Flag {
-	return &cli.StringFlag{Name: "net", Usage: "with --eval nnue (analyze: --evaluator nnue), the network `FILE` (gomoku train --out) for its rule, in place of the shipped one"}
+	return &cli.StringFlag{Name: "net", Usage: "with --eval nnue or auto (analyze: --evaluator), the network `FILE` (gomoku train --out) for its rule, in place of the shipped one"}
 }
 
 // searchParamsFlag is --search-params, for the commands that run the

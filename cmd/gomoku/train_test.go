@@ -48,8 +48,8 @@ func TestTrainThenPlay(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "5 positions") {
 		t.Fatalf("analyze --evaluator nnue: exit %d: %s%s", code, out, errOut)
 	}
-	if code, _, errOut = gomoku(t, "h8", "best", "--net", net, "-"); code != exitUsage || !strings.Contains(errOut, "--net wants --eval nnue") {
-		t.Errorf("--net without --eval nnue: exit %d, %q", code, errOut)
+	if code, _, errOut = gomoku(t, "h8", "best", "--eval", "linear", "--net", net, "-"); code != exitUsage || !strings.Contains(errOut, "--net wants --eval nnue") {
+		t.Errorf("--net with --eval linear: exit %d, %q", code, errOut)
 	}
 	bad := filepath.Join(dir, "bad.nnue")
 	os.WriteFile(bad, []byte("GMKNNUE\x00 not a network"), 0o644)
