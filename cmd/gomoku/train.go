@@ -37,6 +37,7 @@ func trainCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "epochs", Value: train.DefaultConfig().Epochs, Usage: "most passes over the training samples"},
 			&cli.IntFlag{Name: "patience", Value: train.DefaultConfig().Patience, Usage: "epochs without a better validation loss before stopping"},
 			&cli.Float64Flag{Name: "decay", Value: train.DefaultConfig().Decay, Usage: "after an epoch that does not lower the best validation loss by --min-delta, go back to the best epoch and multiply the step size by this, above 0 and at most 1 (1: neither)"},
+			&cli.Float64Flag{Name: "weight-decay", Usage: "decoupled weight decay (AdamW): each step also shrinks the parameters it updates by --lr times this (0: plain Adam)"},
 			&cli.Float64Flag{Name: "min-delta", Value: train.DefaultConfig().MinDelta, Usage: "how much an epoch must lower the best validation loss to count as better for --patience and --decay"},
 			&cli.IntFlag{Name: "batch", Value: train.DefaultConfig().Batch, Usage: "minibatch size, samples"},
 			&cli.Float64Flag{Name: "lr", Value: train.DefaultConfig().LR, Usage: "Adam's step size"},
@@ -64,10 +65,10 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 		cfg.Epochs, cfg.Patience, cfg.Batch = c.Int("epochs"), c.Int("patience"), c.Int("batch")
 		cfg.LR, cfg.Lambda, cfg.PolicyWeight = c.Float64("lr"), c.Float64("lambda"), c.Float64("policy-weight")
 		cfg.Workers, cfg.Seed, cfg.Decay = c.Int("jobs"), c.Uint64("seed"), c.Float64("decay")
-		cfg.MinDelta = c.Float64("min-delta")
-		if cfg.Epochs < 1 || cfg.Patience < 1 || cfg.Batch < 1 || cfg.Workers < 1 || !(cfg.LR > 0) || !(cfg.Decay > 0 && cfg.Decay <= 1) || !(cfg.MinDelta >= 0) ||
+		cfg.MinDelta, cfg.WeightDecay = c.Float64("min-delta"), c.Float64("weight-decay")
+		if cfg.Epochs < 1 || cfg.Patience < 1 || cfg.Batch < 1 || cfg.Workers < 1 || !(cfg.LR > 0) || !(cfg.Decay > 0 && cfg.Decay <= 1) || !(cfg.MinDelta >= 0) || !(cfg.WeightDecay >= 0) ||
 			!(cfg.Lambda >= 0 && cfg.Lambda <= 1) || !(cfg.PolicyWeight >= 0) || c.Int("val-every") < 2 {
-			return usagef("--epochs, --patience, --batch, --jobs at least 1, --lr above 0, --decay above 0 and at most 1, --min-delta not negative, --lambda in 0..1, --policy-weight not negative, --val-every at least 2")
+			return usagef("--epochs, --patience, --batch, --jobs at least 1, --lr above 0, --decay above 0 and at most 1, --min-delta and --weight-decay not negative, --lambda in 0..1, --policy-weight not negative, --val-every at least 2")
 		}
 		out := c.App.Writer
 		var games []train.Game

@@ -225,6 +225,13 @@ type Config struct {
 	// Batch is the minibatch size (samples), LR Adam's step size.
 	Batch int
 	LR    float64
+	// WeightDecay (≥ 0) is decoupled weight decay (AdamW: Loshchilov and
+	// Hutter, "Decoupled weight decay regularization", ICLR 2019,
+	// Algorithm 2): each step also moves every parameter it updates by
+	// −LR·WeightDecay times its value, towards 0. 0, the default, is plain
+	// Adam. A parameter no sample of the run has touched yet (an unseen
+	// shape's row) is not decayed.
+	WeightDecay float64
 	// Lambda weighs the game's result against the search's value in the
 	// value target (0..1); PolicyWeight weighs the policy loss.
 	Lambda, PolicyWeight float64
@@ -294,6 +301,7 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 		cfg.Decay = 1
 	}
 	opt := newAdam(len(n.Params), cfg.LR)
+	opt.wd = cfg.WeightDecay
 	workers := make([]*worker, cfg.Workers)
 	for i := range workers {
 		workers[i] = newWorker(n, d)
@@ -362,6 +370,7 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 		} else if cfg.Decay < 1 {
 			copy(n.Params, bestParams)
 			opt = newAdam(len(n.Params), opt.lr*cfg.Decay)
+			opt.wd = cfg.WeightDecay
 		}
 	}
 	keep(n, d, bestParams)
@@ -389,10 +398,11 @@ func clipTables(n *nnue.Net) {
 	}
 }
 
-// adam is the Adam optimiser's state (Kingma and Ba 2015, Algorithm 1).
+// adam is the Adam optimiser's state (Kingma and Ba 2015, Algorithm 1),
+// with decoupled weight decay wd (AdamW) when wd > 0.
 type adam struct {
 	m, v   []float32
-	lr     float64
+	lr, wd float64
 	b1, b2 float64
 	t      int
 }
@@ -410,6 +420,7 @@ func (a *adam) step(p, g []float32) {
 	c1 := float32(1 - math.Pow(a.b1, float64(a.t)))
 	c2 := float32(1 - math.Pow(a.b2, float64(a.t)))
 	lr := float32(a.lr)
+	shrink := 1 - float32(a.lr*a.wd)
 	for i, gi := range g {
 		if gi == 0 && a.m[i] == 0 {
 			continue
@@ -417,7 +428,7 @@ func (a *adam) step(p, g []float32) {
 		m := b1*a.m[i] + (1-b1)*gi
 		v := b2*a.v[i] + (1-b2)*gi*gi
 		a.m[i], a.v[i] = m, v
-		p[i] -= lr * (m / c1) / (float32(math.Sqrt(float64(v/c2))) + 1e-8)
+		p[i] = p[i]*shrink - lr*(m/c1)/(float32(math.Sqrt(float64(v/c2)))+1e-8)
 	}
 }
 
