@@ -435,7 +435,10 @@ func TestSearchParamsFlag(t *testing.T) {
 // find the win of quintet's renju VCF puzzle, with a line that `best`
 // replayed, and both choose j8 on the freestyle middle game that the
 // alpha-beta tests use (the move every depth from 8 on keeps), the second
-// with a helper's nodes counted beside the main thread's.
+// with a helper's nodes counted beside the main thread's. The middle game
+// is searched with the tables (--eval linear): the freestyle network, the
+// default, values it near a win and the search may end before its node
+// limit.
 func TestBestThreads(t *testing.T) {
 	puzzle := sample(t, "vcf_black.txt")
 	for _, th := range []string{"1", "2"} {
@@ -450,7 +453,7 @@ func TestBestThreads(t *testing.T) {
 		if line, _ := ms[0]["line"].([]any); ms[0]["kind"] != "win" || len(line) == 0 {
 			t.Errorf("threads %s on the VCF puzzle: %s, want kind win with its line", th, out)
 		}
-		code, out, errOut = gomoku(t, "h8 h9 i9 g7 j10 k11\n", "best", "--rule", "freestyle", "--threads", th,
+		code, out, errOut = gomoku(t, "h8 h9 i9 g7 j10 k11\n", "best", "--rule", "freestyle", "--eval", "linear", "--threads", th,
 			"--time", "0", "--nodes", "400000", "--multipv", "1", "--format", "json", "-")
 		if code != 0 {
 			t.Fatalf("threads %s: exit %d: %s", th, code, errOut)
