@@ -43,8 +43,9 @@ func Default(r engine.Rule) *Net {
 // (`gomoku match`, one thread each, colours swapped) measured it stronger
 // than the pattern tables in both builds. Freestyle, third generation,
 // 2026-11-29: +61 Elo [+14, +112] portable and +70 [+23, +121] with
-// GOEXPERIMENT=simd. Renju, the same day: +35 [−13, +84] and −16 [−64,
-// +32], so the tables stay. Standard has no network.
+// GOEXPERIMENT=simd. Renju, fourth generation, the same day: +28 [−20,
+// +77] portable and +49 [+1, +98] with GOEXPERIMENT=simd (the third:
+// −16 and +35), so the tables stay. Standard has no network.
 func Preferred(r engine.Rule) bool {
 	return r == engine.Freestyle && Default(r) != nil
 }
