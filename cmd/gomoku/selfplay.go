@@ -269,7 +269,7 @@ func evalFlag() cli.Flag {
 	return &cli.StringFlag{Name: "eval", Value: "auto", Usage: evalUsage}
 }
 
-// netFlag is --net, a network weights file for --eval nnue.
+// netFlag is --net, a network weights file for --eval nnue or auto.
 func netFlag() cli.Flag {
 	return &cli.StringFlag{Name: "net", Usage: "with --eval nnue or auto (analyze: --evaluator), the network `FILE` (gomoku train --out) for its rule, in place of the shipped one"}
 }

@@ -300,8 +300,7 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 	if !(cfg.Decay > 0 && cfg.Decay <= 1) {
 		cfg.Decay = 1
 	}
-	opt := newAdam(len(n.Params), cfg.LR)
-	opt.wd = cfg.WeightDecay
+	opt := newAdam(len(n.Params), cfg.LR, cfg.WeightDecay)
 	workers := make([]*worker, cfg.Workers)
 	for i := range workers {
 		workers[i] = newWorker(n, d)
@@ -369,8 +368,7 @@ func Train(ctx context.Context, n *nnue.Net, d *Dataset, cfg Config, epochDone f
 			break
 		} else if cfg.Decay < 1 {
 			copy(n.Params, bestParams)
-			opt = newAdam(len(n.Params), opt.lr*cfg.Decay)
-			opt.wd = cfg.WeightDecay
+			opt = newAdam(len(n.Params), opt.lr*cfg.Decay, cfg.WeightDecay)
 		}
 	}
 	keep(n, d, bestParams)
@@ -407,8 +405,8 @@ type adam struct {
 	t      int
 }
 
-func newAdam(n int, lr float64) *adam {
-	return &adam{m: make([]float32, n), v: make([]float32, n), lr: lr, b1: 0.9, b2: 0.999}
+func newAdam(n int, lr, wd float64) *adam {
+	return &adam{m: make([]float32, n), v: make([]float32, n), lr: lr, wd: wd, b1: 0.9, b2: 0.999}
 }
 
 // step applies one update of gradient g to params p. A parameter whose
