@@ -192,8 +192,8 @@ func runSelfplay(c *cli.Context) error {
 }
 
 // loadWeights reads --weights and the evaluation (--eval, or analyze's
-// --evaluator: auto, linear or nnue, with --net), or returns nil for the
-// built-in tables alone. auto puts the shipped network of each rule that
+// --evaluator: auto, linear or nnue, with --net); nil means the built-in
+// tables (linear, or a command without --eval, and no --weights). auto puts the shipped network of each rule that
 // nnue.Preferred names in place of the tables, and --net's network for its
 // rule. Errors: an unreadable file, an unknown evaluation, --net with
 // linear.
@@ -223,9 +223,6 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 	default:
 		return nil, usagef("evaluation %q: want auto, linear or nnue", mode)
 	}
-	if auto && net == "" && !anyPreferred() {
-		return w, nil
-	}
 	if w == nil {
 		w = play.DefaultWeights()
 	}
@@ -248,17 +245,6 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 		cp.Nets[n.Rule] = n
 	}
 	return &cp, nil
-}
-
-// anyPreferred reports whether --eval auto puts a network in place of the
-// tables for some rule (nnue.Preferred).
-func anyPreferred() bool {
-	for r := range engine.Rule(engine.NumRules) {
-		if nnue.Preferred(r) {
-			return true
-		}
-	}
-	return false
 }
 
 // evalUsage is the help of --eval (and of analyze's --evaluator).
