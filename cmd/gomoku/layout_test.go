@@ -32,9 +32,11 @@ func TestLayout(t *testing.T) {
 		"cmd/internal/gomocup":  {"engine"},
 		"cmd/internal/match":    {"engine", "cmd/internal/gomocup"},
 		"cmd/internal/report":   {"engine", "positions/svg"},
+		"cmd/internal/teacher":  {"engine", "cmd/internal/match", "nnue/train"},
 		"positions/svg":         {"engine"},
 		"cmd/gomoku": {"engine", "positions", "solver", "solver/proof", "solver/store", "solver/play", "book", "analysis",
-			"cmd/internal/gomocup", "cmd/internal/match", "cmd/internal/report", "positions/svg", "nnue", "nnue/train"},
+			"cmd/internal/gomocup", "cmd/internal/match", "cmd/internal/report", "cmd/internal/teacher", "positions/svg", "nnue",
+			"nnue/train"},
 	}
 	root := datatest.ModuleRoot(t)
 	// every package of the module is listed

@@ -13,6 +13,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gomoku/cmd/internal/match"
+	"gomoku/cmd/internal/teacher"
 	"gomoku/engine"
 	"gomoku/nnue"
 	"gomoku/nnue/train"
@@ -30,7 +32,10 @@ func selfplayCommand() *cli.Command {
 			"(a forced win, a defence, else the search), picking at random among its three best for the first --explore\n" +
 			"moves when they are within --explore-margin of the best. One line per game: {\"rule\", \"size\", \"moves\",\n" +
 			"\"values\" (the mover's win rate before each move), \"result\" (black, white or draw), \"opening\" (moves\n" +
-			"before the engine's)}. Games are appended to --out as they end, so an interrupted run keeps them.",
+			"before the engine's)}. Games are appended to --out as they end, so an interrupted run keeps them.\n" +
+			"With --teacher another Gomocup brain plays both sides from the same start positions, and \"values\" are\n" +
+			"what it reported before each move (Rapfi's \"Eval\" over --teacher-scale, or a brain's win rate); a game\n" +
+			"it does not finish on the board (a crash, a timeout, an illegal move) is reported and skipped.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Value: "renju", Usage: "rule: freestyle, standard or renju"},
 			&cli.IntFlag{Name: "size", Value: engine.DefaultSize, Usage: "board size"},
@@ -48,6 +53,8 @@ func selfplayCommand() *cli.Command {
 			searchParamsFlag(),
 			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per game, MiB"},
 			&cli.StringFlag{Name: "out", Usage: "append the games to `FILE` (default: standard output)"},
+			&cli.StringFlag{Name: "teacher", Usage: "a Gomocup brain's command line (`CMD ARGS`, quotes as in a shell) that plays both sides instead of this engine, each move labelled with the value the brain reports (Rapfi's \"Eval\" MESSAGE lines); --time is its time per move, one thread, --memory its INFO max_memory"},
+			&cli.Float64Flag{Name: "teacher-scale", Value: teacher.DefaultScale, Usage: "--teacher's evaluation units per logistic unit: its win rate is 1/(1+exp(-eval/SCALE)) (Rapfi's classical evaluation: 250)"},
 			&cli.StringFlag{Name: "shard", Usage: "play only shard `k/n` of the --games (game i when i is k-1 modulo n; each game's opening and seed follow from i, so the shards of a run together play the run's games); auto: the shard a Kubernetes Indexed Job or a Slurm array runs"},
 		},
 		Action: runSelfplay,
@@ -118,6 +125,9 @@ func runSelfplay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.String("teacher") != "" {
+		return runTeacher(c, rule, openings, sh, out)
+	}
 	var mu sync.Mutex
 	next, done := 0, 0
 	var firstErr error
@@ -183,6 +193,98 @@ func runSelfplay(c *cli.Context) error {
 				mu.Unlock()
 			}
 		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return c.Context.Err()
+}
+
+// runTeacher is selfplay with --teacher: the games of shard sh of
+// --games, each from play.StartPosition (the opening in turn and the
+// random plies, seeded as the engine's own games are), played by the
+// teacher on both sides (teacher.Game), --jobs at once, written to out. A
+// game the teacher does not finish on the board is reported and skipped.
+func runTeacher(c *cli.Context, rule engine.Rule, openings [][]engine.Point, sh *shard, out io.Writer) error {
+	for _, f := range []string{"engine", "weights", "eval", "net", "search-params", "explore", "explore-margin"} {
+		if c.IsSet(f) {
+			return usagef("--%s is this engine's; with --teacher the teacher plays", f)
+		}
+	}
+	if sc := c.Float64("teacher-scale"); !(sc > 0) {
+		return usagef("--teacher-scale %v: want a positive number", sc)
+	}
+	spec, err := parseEngine(c.String("teacher"))
+	if err != nil {
+		return err
+	}
+	cfg := match.Config{Engines: [2]match.EngineSpec{spec, spec}, Rule: rule, Size: c.Int("size"),
+		TurnTime: c.Duration("time"), Tolerance: max(c.Duration("time"), 500*time.Millisecond), Threads: 1,
+		MemoryMiB: c.Int("memory")}
+	if err := cfg.Check(); err != nil {
+		return fmt.Errorf("--teacher: %w", err)
+	}
+	var mu sync.Mutex
+	next, done, failed := 0, 0, 0
+	var firstErr error
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range c.Int("jobs") {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				if next >= c.Int("games") || firstErr != nil || c.Context.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				g := next
+				next++
+				mu.Unlock()
+				if sh.n > 0 && g%sh.n != sh.k-1 {
+					continue // another shard's game
+				}
+				pc := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
+					Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
+				if len(openings) > 0 {
+					pc.Opening = openings[g%len(openings)]
+				}
+				moves, err := play.StartPosition(pc)
+				if err == nil && len(moves) > 0 {
+					b, _ := engine.NewBoard(pc.Size, rule)
+					for i, m := range moves {
+						b.Play(m, engine.Color(1+i%2))
+					}
+					if b.LastMoveWon() {
+						err = solver.ErrGameOver // a random ply made five
+					}
+				}
+				var line train.GameLine
+				if err == nil {
+					line, err = teacher.Game(c.Context, &cfg, g, moves, c.Float64("teacher-scale"))
+				}
+				if c.Context.Err() != nil {
+					return
+				}
+				mu.Lock()
+				if err != nil {
+					failed++
+					fmt.Fprintf(c.App.ErrWriter, "gomoku: game %d: %v (skipped)\n", g+1, err)
+					mu.Unlock()
+					continue
+				}
+				data, _ := json.Marshal(line)
+				if _, werr := fmt.Fprintf(out, "%s\n", data); werr != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%w: %w", errOutput, werr)
+				}
+				done++
+				if done%10 == 0 {
+					fmt.Fprintf(c.App.ErrWriter, "selfplay: %d games by the teacher, %d skipped, %.0f s\n", done, failed,
+						time.Since(start).Seconds())
+				}
+				mu.Unlock()
+			}
+		})
 	}
 	wg.Wait()
 	if firstErr != nil {

@@ -95,3 +95,60 @@ func TestSelfplayShards(t *testing.T) {
 		t.Errorf("the shards played %d games of %d openings, want 4 of 4", total, len(first))
 	}
 }
+
+// TestSelfplayTeacher: selfplay --teacher with this program's own pbrain
+// (the tables, through the protocol) as the teacher writes games that
+// train reads, each teacher move valued by the win rate the brain reported
+// (not the 0.5 of the start's moves, for most), and refuses this engine's
+// own flags and a scale that is not positive.
+func TestSelfplayTeacher(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games through the protocol")
+	}
+	dir := t.TempDir()
+	openings := filepath.Join(dir, "open.txt")
+	os.WriteFile(openings, []byte("h8 h9 i9\nh8 i9 j10\n"), 0o644)
+	var quoted []string
+	for _, a := range brainSpec("teacher", "--eval", "linear").Argv {
+		quoted = append(quoted, "'"+a+"'")
+	}
+	teacherCmd := strings.Join(quoted, " ")
+	out := filepath.Join(dir, "t.jsonl")
+	code, o, errOut := gomoku(t, "", "selfplay", "--rule", "freestyle", "--games", "2", "--time", "100ms", "--openings", openings,
+		"--random-plies", "1", "--teacher", teacherCmd, "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, o, errOut)
+	}
+	data, _ := os.ReadFile(out)
+	games, errs := train.ReadGames(out, data)
+	if len(errs) > 0 || len(games) != 2 {
+		t.Fatalf("%d games, errors %v", len(games), errs)
+	}
+	for _, g := range games {
+		if g.Opening != 4 || len(g.Values) != len(g.Moves) || len(g.Moves) <= g.Opening {
+			t.Fatalf("opening %d, %d values, %d moves", g.Opening, len(g.Values), len(g.Moves))
+		}
+		reported := 0
+		for i, v := range g.Values {
+			if i < g.Opening && v != 0.5 || v < 0 || v > 1 {
+				t.Fatalf("value %d: %v", i+1, v)
+			}
+			if i >= g.Opening && v != 0.5 {
+				reported++
+			}
+		}
+		if reported*2 < len(g.Moves)-g.Opening {
+			t.Errorf("%d of %d teacher moves valued other than 0.5", reported, len(g.Moves)-g.Opening)
+		}
+	}
+	for _, args := range [][]string{
+		{"--teacher", teacherCmd, "--eval", "nnue"},
+		{"--teacher", teacherCmd, "--teacher-scale", "0"},
+		{"--teacher", "'unclosed"},
+	} {
+		code, _, errOut := gomoku(t, "", append([]string{"selfplay", "--rule", "freestyle", "--games", "1"}, args...)...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d (%s), want %d", args, code, errOut, exitUsage)
+		}
+	}
+}

@@ -58,6 +58,54 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, slv *solver.Solver, searc
 	return PlayGame(ctx, cfg, [2]Player{p, p})
 }
 
+// StartPosition returns the moves a self-play game of cfg starts from:
+// cfg.Opening, then cfg.RandomPlies random moves (fewer if one makes five
+// or no move is left), each within two cells of a stone, drawn with
+// cfg.Rand. Errors: cfg.Opening is not a legal sequence
+// (engine.ErrBadSize and Board.Put's errors), or it ends in a five
+// (solver.ErrGameOver).
+func StartPosition(cfg SelfPlayConfig) ([]engine.Point, error) {
+	size := cfg.Size
+	if size == 0 {
+		size = engine.DefaultSize
+	}
+	b, err := engine.NewBoard(size, cfg.Rule)
+	if err != nil {
+		return nil, err
+	}
+	return startOn(b, cfg)
+}
+
+// startOn plays StartPosition's moves on b (empty) and returns them.
+func startOn(b *engine.Board, cfg SelfPlayConfig) ([]engine.Point, error) {
+	var moves []engine.Point
+	for _, m := range cfg.Opening {
+		if err := b.Put(m, engine.Color(1+b.Stones()%2)); err != nil {
+			return nil, err
+		}
+		moves = append(moves, m)
+		if b.LastMoveWon() {
+			return nil, solver.ErrGameOver
+		}
+	}
+	seen := make([]bool, engine.NumCells)
+	for range cfg.RandomPlies {
+		c := engine.Color(1 + b.Stones()%2)
+		cands := candidates(b, c, nil, seen)
+		if len(cands) == 0 {
+			break
+		}
+		// near the stones: at most two away
+		m := cands[cfg.Rand.IntN(len(cands))]
+		b.Play(m, c)
+		moves = append(moves, m)
+		if b.LastMoveWon() {
+			break
+		}
+	}
+	return moves, nil
+}
+
 // PlayGame plays one game, players[0] black and players[1] white, from
 // cfg's opening and random plies. Errors as SelfPlay's.
 func PlayGame(ctx context.Context, cfg SelfPlayConfig, players [2]Player) (GameRecord, error) {
@@ -75,30 +123,14 @@ func PlayGame(ctx context.Context, cfg SelfPlayConfig, players [2]Player) (GameR
 		rec.Moves = append(rec.Moves, p)
 		rec.Values = append(rec.Values, v)
 	}
-	for _, m := range cfg.Opening {
-		if err := b.Put(m, engine.Color(1+b.Stones()%2)); err != nil {
-			return GameRecord{}, err
-		}
-		rec.Moves = append(rec.Moves, m)
-		rec.Values = append(rec.Values, 0.5)
-		if b.LastMoveWon() {
-			return GameRecord{}, solver.ErrGameOver
-		}
-	}
-	seen := make([]bool, engine.NumCells)
-	for range cfg.RandomPlies {
-		c := engine.Color(1 + b.Stones()%2)
-		cands := candidates(b, c, nil, seen)
-		if len(cands) == 0 {
-			break
-		}
-		// near the stones: at most two away
-		play(cands[cfg.Rand.IntN(len(cands))], 0.5)
-		if b.LastMoveWon() {
-			break
-		}
+	if rec.Moves, err = startOn(b, cfg); err != nil {
+		return GameRecord{}, err
 	}
 	rec.Opening = len(rec.Moves)
+	rec.Values = make([]float64, rec.Opening)
+	for i := range rec.Values {
+		rec.Values[i] = 0.5
+	}
 	lim := solver.Limits{Time: cfg.Time, Nodes: cfg.Nodes}
 	for !b.LastMoveWon() && b.Stones() < size*size {
 		if err := ctx.Err(); err != nil {

@@ -35,6 +35,11 @@ type GameResult struct {
 	Moves      []engine.Point
 	OpeningLen int
 	Times      []int64
+	// Evals are, per engine move (Evals[k] for Moves[OpeningLen+k]),
+	// what the mover reported of the position before it (LastEval of its
+	// MESSAGE lines since its previous move); a move the game was lost by
+	// has none.
+	Evals []Eval
 	// TimeLeft is each engine's clock at the end (by engine index), when
 	// the match had a clock.
 	TimeLeft [2]time.Duration
@@ -182,8 +187,16 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		if err := cl.Send("ABOUT"); err != nil {
 			return lose(c, "crash", err.Error())
 		}
-		if _, err := cl.Answer(time.Now().Add(cfg.StartTimeout)); err != nil {
-			return lose(c, failure(err), "ABOUT: "+err.Error())
+		// a brain may object to a setting with an ERROR line first (Rapfi:
+		// "ERROR Max memory too small"): it is not the answer to ABOUT
+		for {
+			ans, err := cl.Answer(time.Now().Add(cfg.StartTimeout))
+			if err != nil {
+				return lose(c, failure(err), "ABOUT: "+err.Error())
+			}
+			if !strings.HasPrefix(strings.ToUpper(ans), "ERROR") {
+				break
+			}
 		}
 	}
 	if cfg.Swap2 {
@@ -236,6 +249,7 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 			return lose(toMove, "timeout", late)
 		}
 		g.Times = append(g.Times, took.Milliseconds())
+		ev := LastEval(s.client.Messages())
 		switch {
 		case b.At(p) != engine.Empty:
 			g.Moves = append(g.Moves, p)
@@ -246,6 +260,7 @@ func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 		}
 		b.Play(p, toMove)
 		g.Moves = append(g.Moves, p)
+		g.Evals = append(g.Evals, ev)
 		s.told = len(g.Moves)
 		if b.LastMoveWon() {
 			g.Winner, g.Reason = toMove, "five"

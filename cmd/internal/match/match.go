@@ -9,6 +9,8 @@
 // What is implemented, and where:
 //   - match.go: Config, Run and the scheduler (games in parallel, stopping
 //     early when the SPRT decides); Result.
+//   - eval.go: the evaluation a brain reports before its move (Rapfi's
+//     "Eval" MESSAGE lines), kept per move (GameResult.Evals).
 //   - game.go: one game: starting the brains (cmd/internal/gomocup's
 //     Client), the opening as BOARD, TURN after that, the clocks (a limit
 //     per move, or a match clock with an increment, with a tolerance), and
@@ -170,6 +172,21 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	return res, ctx.Err()
+}
+
+// Check validates cfg and fills its defaults, as Run does before its first
+// game: each brain is started once (START, then END) to see that it
+// answers. Errors: an invalid Config, ErrEngine, ErrOutDir.
+func (cfg *Config) Check() error { return cfg.check() }
+
+// PlayGame plays game i (its number in records and logs) of cfg, which
+// Check has accepted, from op: Engines[0] is black, or white when swapped.
+// It is one of Run's games, for a caller that schedules its own (a
+// teacher's self-play: both engines the same brain). A brain's failure is
+// a loss for it, recorded in the result, never an error; a cancelled ctx
+// ends the game with Reason "cancelled".
+func PlayGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool) GameResult {
+	return playGame(ctx, cfg, i, op, swapped)
 }
 
 // check validates a config and fills its defaults.

@@ -29,7 +29,9 @@ func TestMain(m *testing.M) {
 // fakeBrain speaks the protocol on standard input and output. It plays the
 // first empty cell in reading order; by mode it misbehaves at its third
 // move: "good" never, "timeout" never answers, "crash" exits, "illegal"
-// answers an occupied cell, "hang" stops reading its input, "late" answers after 700 ms, "garbage" answers
+// answers an occupied cell, "eval" reports an evaluation before each move
+// as Rapfi does (-10 times its move number, "+M3" at its second move) and
+// objects to INFO max_memory with an ERROR line, "hang" stops reading its input, "late" answers after 700 ms, "garbage" answers
 // text, "forbidden" plays h8 on a renju board set up for a double-three
 // there.
 func fakeBrain(mode string) {
@@ -56,6 +58,16 @@ func fakeBrain(mode string) {
 	}
 	move := func() {
 		moves++
+		if mode == "eval" {
+			// Rapfi's form: the last line with an Eval counts
+			say("MESSAGE Depth 1-1 | Eval 5 | Time 0ms | A1")
+			if moves == 2 {
+				say("MESSAGE Depth 2-3 | Eval +M3 | Time 1ms | A1")
+			} else {
+				say(fmt.Sprintf("MESSAGE Depth 2-3 | Eval %d | Time 1ms | A1", -10*moves))
+			}
+			say("MESSAGE Speed 1K | Depth 2-3 | Node 9")
+		}
 		if moves == 3 {
 			switch mode {
 			case "timeout":
@@ -154,6 +166,10 @@ func fakeBrain(mode string) {
 			say("OK")
 		case "ABOUT":
 			say(`name="fake-` + mode + `"`)
+		case "INFO":
+			if mode == "eval" && strings.HasPrefix(strings.ToLower(arg), "max_memory") {
+				say("ERROR Max memory too small, might exceeds memory limits") // as Rapfi says it
+			}
 		case "BEGIN":
 			move()
 		case "TURN":
@@ -446,4 +462,96 @@ func TestOutDirChecked(t *testing.T) {
 			t.Errorf("--out %s: %v; want ErrOutDir before any game", dir, err)
 		}
 	}
+}
+
+// TestEvals plays the "eval" fake brain (black) against a good one: every
+// one of its moves carries the evaluation it reported last before it, its
+// ERROR line at INFO max_memory is not taken for its answer to ABOUT, and
+// the other brain's moves, with no report, carry none.
+func TestEvals(t *testing.T) {
+	cfg := Config{Engines: [2]EngineSpec{fake("eval"), fake("good")}, Rule: engine.Freestyle, TurnTime: 2 * time.Second,
+		MemoryMiB: 1}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	g := PlayGame(context.Background(), &cfg, 0, Opening{Name: "empty"}, false)
+	if g.Reason != "five" || g.Winner != engine.Black {
+		t.Fatalf("%s won by %s (%s), want black by five", g.Winner, g.Reason, g.Detail)
+	}
+	if len(g.Evals) != len(g.Moves)-g.OpeningLen {
+		t.Fatalf("%d evaluations for %d moves", len(g.Evals), len(g.Moves)-g.OpeningLen)
+	}
+	for k, e := range g.Evals {
+		var want Eval
+		if k%2 == 0 {
+			n := k/2 + 1 // the eval brain's move number
+			want = Eval{Known: true, Score: -10 * n}
+			if n == 2 {
+				want = Eval{Known: true, Mate: 3}
+			}
+		}
+		if e != want {
+			t.Errorf("move %d: %+v, want %+v", k+1, e, want)
+		}
+	}
+}
+
+// TestParseEval reads Rapfi's forms and refuses what is not an evaluation.
+func TestParseEval(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want Eval
+		ok   bool
+	}{
+		{"MESSAGE Depth 14-23 | Eval -216 | Time 71ms | H8 J11", Eval{Known: true, Score: -216}, true},
+		{"MESSAGE Speed 459K | Depth 14-23 | Eval 35 | Node 33K", Eval{Known: true, Score: 35}, true},
+		{"MESSAGE Depth 9 | Eval +M7 | Time 3ms", Eval{Known: true, Mate: 7}, true},
+		{"MESSAGE Depth 9 | Eval -M4 | Time 3ms", Eval{Known: true, Mate: -4}, true},
+		{"MESSAGE Depth 9 | Eval +M0 | Time 3ms", Eval{Known: true, Mate: 1}, true},
+		{"MESSAGE Depth 9 | Eval +M* | Time 3ms", Eval{Known: true, Mate: MateUnknown}, true},
+		{"MESSAGE Depth 9 | Eval -M* | Time 3ms", Eval{Known: true, Mate: -MateUnknown}, true},
+		{"MESSAGE eval 12", Eval{Known: true, Score: 12}, true},
+		{"MESSAGE Eval VAL_NONE | Eval 3", Eval{Known: true, Score: 3}, true},
+		{"MESSAGE OptiTime 52ms | MaxTime 70ms", Eval{}, false},
+		{"MESSAGE Eval", Eval{}, false},
+		{"MESSAGE Eval 99999999999", Eval{}, false},
+		{"MESSAGE Eval +Mx", Eval{}, false},
+		{"MESSAGE Eval -M-3", Eval{}, false},
+		{"MESSAGE Evaluator Eval[Black]: 3", Eval{}, false},
+		{"MESSAGE depth 7 ev 0.99 nodes 9240 time 99 ms pv 7,7 6,6", Eval{Known: true, Rate: 0.99, IsRate: true}, true},
+		{"MESSAGE depth 7 ev 1 nodes 9240", Eval{Known: true, Rate: 1, IsRate: true}, true},
+		{"MESSAGE depth 7 ev 1.5 nodes 9240", Eval{}, false},
+		{"MESSAGE depth 7 ev NaN nodes 9240", Eval{}, false},
+	} {
+		got, ok := ParseEval(c.line)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%q: %+v %v, want %+v %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+	if e := LastEval([]string{"MESSAGE Eval 1", "MESSAGE Eval 2", "MESSAGE Speed 3K"}); e != (Eval{Known: true, Score: 2}) {
+		t.Errorf("LastEval: %+v, want the last report, 2", e)
+	}
+}
+
+// FuzzParseEval: any line is read without a panic, and what is read is a
+// known evaluation within its bounds, a score or a mate but not both.
+func FuzzParseEval(f *testing.F) {
+	f.Add("MESSAGE Depth 14-23 | Eval -216 | Time 71ms")
+	f.Add("MESSAGE Eval +M3")
+	f.Add("MESSAGE Eval -M*")
+	f.Add("MESSAGE depth 3 ev 0.25 nodes 9")
+	f.Fuzz(func(t *testing.T, line string) {
+		e, ok := ParseEval(line)
+		if !ok {
+			if e != (Eval{}) {
+				t.Fatalf("%q: not read, yet %+v", line, e)
+			}
+			return
+		}
+		if !e.Known || e.Score != 0 && e.Mate != 0 || e.Score > maxScore || e.Score < -maxScore ||
+			e.Mate > MateUnknown || e.Mate < -MateUnknown || !(e.Rate >= 0 && e.Rate <= 1) ||
+			e.IsRate && (e.Score != 0 || e.Mate != 0) {
+			t.Fatalf("%q: %+v", line, e)
+		}
+	})
 }
