@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,16 +128,63 @@ func runSelfplay(c *cli.Context) error {
 	if c.String("teacher") != "" {
 		return runTeacher(c, rule, openings, sh, out)
 	}
+	return playGames(c, sh, out, "", func() (func(g int) (train.GameLine, error), error) {
+		slv := solver.NewSolver(max(8, c.Int("memory")/2))
+		return func(g int) (train.GameLine, error) {
+			searcher, err := newSearcher(c.String("engine"), 1, c.Int("memory")/2)
+			if err != nil {
+				return train.GameLine{}, fatalGame{err}
+			}
+			setWeights(searcher, weights)
+			setParams(searcher, params)
+			cfg := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
+				Time: c.Duration("time"), Explore: c.Int("explore"), ExploreMargin: c.Float64("explore-margin"),
+				Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
+			if len(openings) > 0 {
+				cfg.Opening = openings[g%len(openings)]
+			}
+			rec, err := play.SelfPlay(c.Context, cfg, slv, searcher)
+			if err != nil {
+				return train.GameLine{}, err
+			}
+			line := train.GameLine{Rule: rule.String(), Size: rec.Size, Values: rec.Values, Result: "draw", Opening: rec.Opening}
+			for _, m := range rec.Moves {
+				line.Moves = append(line.Moves, m.String())
+			}
+			if rec.Winner != engine.Empty {
+				line.Result = rec.Winner.String()
+			}
+			return line, nil
+		}, nil
+	})
+}
+
+// fatalGame wraps an error of a game that ends the whole run (playGames),
+// not only the game.
+type fatalGame struct{ error }
+
+// playGames plays the games of shard sh of --games on --jobs goroutines,
+// each with the game function that newWorker makes for it, and writes each
+// game's line to out as JSON, in the order they end, with a progress line
+// (what names the games) every ten. A game's error is reported and the
+// game skipped; a fatalGame error, or one writing out, ends the run and is
+// returned. Cancelled: ctx's error, the games written so far kept.
+func playGames(c *cli.Context, sh *shard, out io.Writer, what string,
+	newWorker func() (func(g int) (train.GameLine, error), error)) error {
 	var mu sync.Mutex
-	next, done := 0, 0
+	next, done, skipped := 0, 0, 0
 	var firstErr error
 	var wg sync.WaitGroup
 	start := time.Now()
-	for j := range c.Int("jobs") {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			slv := solver.NewSolver(max(8, c.Int("memory")/2))
+	for range c.Int("jobs") {
+		wg.Go(func() {
+			game, err := newWorker()
+			if err != nil {
+				mu.Lock()
+				firstErr = cmp.Or(firstErr, err)
+				mu.Unlock()
+				return
+			}
 			for {
 				mu.Lock()
 				if next >= c.Int("games") || firstErr != nil || c.Context.Err() != nil {
@@ -150,49 +197,32 @@ func runSelfplay(c *cli.Context) error {
 				if sh.n > 0 && g%sh.n != sh.k-1 {
 					continue // another shard's game
 				}
-				searcher, err := newSearcher(c.String("engine"), 1, c.Int("memory")/2)
-				if err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
+				line, err := game(g)
+				if c.Context.Err() != nil {
 					return
 				}
-				setWeights(searcher, weights)
-				setParams(searcher, params)
-				cfg := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
-					Time: c.Duration("time"), Explore: c.Int("explore"), ExploreMargin: c.Float64("explore-margin"),
-					Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
-				if len(openings) > 0 {
-					cfg.Opening = openings[g%len(openings)]
-				}
-				rec, err := play.SelfPlay(c.Context, cfg, slv, searcher)
-				if err == context.Canceled || c.Context.Err() != nil {
-					return
-				}
-				if err != nil {
-					fmt.Fprintf(c.App.ErrWriter, "gomoku: game %d: %v\n", g+1, err)
-					continue
-				}
-				line := train.GameLine{Rule: rule.String(), Size: rec.Size, Values: rec.Values, Result: "draw", Opening: rec.Opening}
-				for _, m := range rec.Moves {
-					line.Moves = append(line.Moves, m.String())
-				}
-				if rec.Winner != engine.Empty {
-					line.Result = rec.Winner.String()
-				}
-				data, _ := json.Marshal(line)
 				mu.Lock()
-				_, werr := fmt.Fprintf(out, "%s\n", data)
-				if werr != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%w: %w", errOutput, werr)
-				}
-				done++
-				if j == 0 && done%10 == 0 {
-					fmt.Fprintf(c.App.ErrWriter, "selfplay: %d games, %.0f s\n", done, time.Since(start).Seconds())
+				var fatal fatalGame
+				switch {
+				case errors.As(err, &fatal):
+					firstErr = cmp.Or(firstErr, fatal.error)
+				case err != nil:
+					skipped++
+					fmt.Fprintf(c.App.ErrWriter, "gomoku: game %d: %v (skipped)\n", g+1, err)
+				default:
+					data, _ := json.Marshal(line)
+					if _, werr := fmt.Fprintf(out, "%s\n", data); werr != nil && firstErr == nil {
+						firstErr = fmt.Errorf("%w: %w", errOutput, werr)
+					}
+					done++
+					if done%10 == 0 {
+						fmt.Fprintf(c.App.ErrWriter, "selfplay: %d games%s, %d skipped, %.0f s\n", done, what, skipped,
+							time.Since(start).Seconds())
+					}
 				}
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if firstErr != nil {
@@ -225,72 +255,27 @@ func runTeacher(c *cli.Context, rule engine.Rule, openings [][]engine.Point, sh 
 	if err := cfg.Check(); err != nil {
 		return fmt.Errorf("--teacher: %w", err)
 	}
-	var mu sync.Mutex
-	next, done, failed := 0, 0, 0
-	var firstErr error
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range c.Int("jobs") {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				if next >= c.Int("games") || firstErr != nil || c.Context.Err() != nil {
-					mu.Unlock()
-					return
-				}
-				g := next
-				next++
-				mu.Unlock()
-				if sh.n > 0 && g%sh.n != sh.k-1 {
-					continue // another shard's game
-				}
-				pc := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
-					Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
-				if len(openings) > 0 {
-					pc.Opening = openings[g%len(openings)]
-				}
-				moves, err := play.StartPosition(pc)
-				if err == nil && len(moves) > 0 {
-					b, _ := engine.NewBoard(pc.Size, rule)
-					for i, m := range moves {
-						b.Play(m, engine.Color(1+i%2))
-					}
-					if b.LastMoveWon() {
-						err = solver.ErrGameOver // a random ply made five
-					}
-				}
-				var line train.GameLine
-				if err == nil {
-					line, err = teacher.Game(c.Context, &cfg, g, moves, c.Float64("teacher-scale"))
-				}
-				if c.Context.Err() != nil {
-					return
-				}
-				mu.Lock()
-				if err != nil {
-					failed++
-					fmt.Fprintf(c.App.ErrWriter, "gomoku: game %d: %v (skipped)\n", g+1, err)
-					mu.Unlock()
-					continue
-				}
-				data, _ := json.Marshal(line)
-				if _, werr := fmt.Fprintf(out, "%s\n", data); werr != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%w: %w", errOutput, werr)
-				}
-				done++
-				if done%10 == 0 {
-					fmt.Fprintf(c.App.ErrWriter, "selfplay: %d games by the teacher, %d skipped, %.0f s\n", done, failed,
-						time.Since(start).Seconds())
-				}
-				mu.Unlock()
+	return playGames(c, sh, out, " by the teacher", func() (func(g int) (train.GameLine, error), error) {
+		return func(g int) (train.GameLine, error) {
+			pc := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
+				Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
+			if len(openings) > 0 {
+				pc.Opening = openings[g%len(openings)]
 			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return c.Context.Err()
+			moves, err := play.StartPosition(pc)
+			if err != nil {
+				return train.GameLine{}, err
+			}
+			b, _ := engine.NewBoard(pc.Size, rule)
+			for i, m := range moves {
+				b.Play(m, engine.Color(1+i%2))
+			}
+			if len(moves) > 0 && b.LastMoveWon() {
+				return train.GameLine{}, solver.ErrGameOver // a random ply made five
+			}
+			return teacher.Game(c.Context, &cfg, g, moves, c.Float64("teacher-scale"))
+		}, nil
+	})
 }
 
 // loadWeights reads --weights and the evaluation (--eval, or analyze's

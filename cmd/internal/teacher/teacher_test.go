@@ -1,7 +1,6 @@
 package teacher
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,85 +10,22 @@ import (
 	"testing"
 	"time"
 
+	"gomoku/cmd/internal/fakebrain"
 	"gomoku/cmd/internal/match"
 	"gomoku/engine"
 	"gomoku/nnue/train"
 )
 
-// TestMain turns the test binary into a fake teacher when FAKE_TEACHER is
-// set: it plays the first empty cell in reading order and, with
-// FAKE_TEACHER=eval, reports "Eval 250" before each move (=silent: no
-// report; =crash: exits at its fifth move).
+// TestMain turns the test binary into a fake teacher when FAKE_TEACHER
+// names a fakebrain mode: it plays the first empty cell in reading order;
+// "eval" reports -10 times its move number before each move (+M3 at its
+// second), "good" reports nothing, "crash" exits at its third move.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("FAKE_TEACHER"); mode != "" {
-		fakeTeacher(mode)
+		fakebrain.Run(mode)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
-}
-
-func fakeTeacher(mode string) {
-	in := bufio.NewScanner(os.Stdin)
-	out := bufio.NewWriter(os.Stdout)
-	say := func(s string) { fmt.Fprintln(out, s); out.Flush() }
-	size := 15
-	stones := map[[2]int]bool{}
-	var board []string
-	moves := 0
-	move := func() {
-		moves++
-		if mode == "crash" && moves == 5 {
-			os.Exit(3)
-		}
-		if mode == "eval" {
-			say("MESSAGE Depth 3-3 | Eval 250 | Time 1ms")
-		}
-		for y := range size {
-			for x := range size {
-				if !stones[[2]int{x, y}] {
-					stones[[2]int{x, y}] = true
-					say(fmt.Sprintf("%d,%d", x, y))
-					return
-				}
-			}
-		}
-	}
-	for in.Scan() {
-		line := strings.TrimSpace(in.Text())
-		if board != nil {
-			if strings.EqualFold(line, "DONE") {
-				for _, s := range board {
-					var x, y, f int
-					fmt.Sscanf(s, "%d,%d,%d", &x, &y, &f)
-					stones[[2]int{x, y}] = true
-				}
-				board = nil
-				move()
-			} else {
-				board = append(board, line)
-			}
-			continue
-		}
-		cmd, arg, _ := strings.Cut(line, " ")
-		switch strings.ToUpper(cmd) {
-		case "START":
-			fmt.Sscanf(arg, "%d", &size)
-			say("OK")
-		case "ABOUT":
-			say(`name="fake"`)
-		case "BEGIN":
-			move()
-		case "TURN":
-			var x, y int
-			fmt.Sscanf(arg, "%d,%d", &x, &y)
-			stones[[2]int{x, y}] = true
-			move()
-		case "BOARD":
-			board = []string{}
-		case "END":
-			return
-		}
-	}
 }
 
 func config(t *testing.T, mode string) *match.Config {
@@ -105,44 +41,41 @@ func config(t *testing.T, mode string) *match.Config {
 
 // TestGame: the fake teacher's game from h8 (first empty cell each move,
 // white first: white's stones make a checkerboard, and a diagonal five at
-// move 62) comes back as a training line
-// that nnue/train reads, with the start's moves at 0.5 and each teacher
-// move at the logistic of its report (250 over the scale 250: 0.731), or
-// at the mover's result when it reported nothing.
+// move 62) comes back as a training line that nnue/train reads, with the
+// start's moves at 0.5 and each teacher move at the logistic of its report
+// over the scale (1 for a mate), or at the mover's result when it
+// reported nothing.
 func TestGame(t *testing.T) {
 	start := []engine.Point{engine.PointAt(7, 7)} // h8
-	for _, c := range []struct {
-		mode       string
-		black, wht float64
-	}{
-		{"eval", 1 / (1 + math.Exp(-1)), 1 / (1 + math.Exp(-1))},
-		{"silent", 0, 1},
-	} {
-		line, err := Game(context.Background(), config(t, c.mode), 0, start, DefaultScale)
+	for _, mode := range []string{"eval", "good"} {
+		line, err := Game(context.Background(), config(t, mode), 0, start, DefaultScale)
 		if err != nil {
-			t.Fatalf("%s: %v", c.mode, err)
+			t.Fatalf("%s: %v", mode, err)
 		}
 		if line.Result != "white" || line.Opening != 1 || len(line.Values) != len(line.Moves) || line.Moves[0] != "h8" {
-			t.Fatalf("%s: result %s, opening %d, %d values for %d moves (%v...)", c.mode, line.Result, line.Opening,
+			t.Fatalf("%s: result %s, opening %d, %d values for %d moves (%v...)", mode, line.Result, line.Opening,
 				len(line.Values), len(line.Moves), line.Moves[:1])
 		}
 		if line.Values[0] != 0.5 {
-			t.Errorf("%s: the start's move valued %v, want 0.5", c.mode, line.Values[0])
+			t.Errorf("%s: the start's move valued %v, want 0.5", mode, line.Values[0])
 		}
 		for k := 1; k < len(line.Values); k++ {
-			want := c.black
-			if k%2 == 1 {
-				want = c.wht
+			want := float64(k % 2)                // no report: white's result 1, black's 0
+			if n := (k-1)/2 + 1; mode == "eval" { // the mover's n-th move
+				want = 1 / (1 + math.Exp(float64(10*n)/DefaultScale))
+				if n == 2 {
+					want = 1 // +M3
+				}
 			}
 			if math.Abs(line.Values[k]-want) > 1e-12 {
-				t.Fatalf("%s: move %d valued %v, want %v", c.mode, k+1, line.Values[k], want)
+				t.Fatalf("%s: move %d valued %v, want %v", mode, k+1, line.Values[k], want)
 			}
 		}
 		data := fmt.Sprintf(`{"rule":%q,"size":%d,"moves":["%s"],"values":%s,"result":%q,"opening":%d}`, line.Rule,
 			line.Size, strings.Join(line.Moves, `","`), floats(line.Values), line.Result, line.Opening)
 		games, errs := train.ReadGames("line", []byte(data))
 		if len(errs) > 0 || len(games) != 1 || games[0].Winner != engine.White || len(games[0].Moves) != len(line.Moves) {
-			t.Fatalf("%s: read back as %d games, %v", c.mode, len(games), errs)
+			t.Fatalf("%s: read back as %d games, %v", mode, len(games), errs)
 		}
 	}
 }
