@@ -129,12 +129,12 @@ func runSelfplay(c *cli.Context) error {
 		return runTeacher(c, rule, openings, sh, out)
 	}
 	return playGames(c, sh, out, "", func() (func(g int) (train.GameLine, error), error) {
+		if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
+			return nil, err // an unknown --engine
+		}
 		slv := solver.NewSolver(max(8, c.Int("memory")/2))
 		return func(g int) (train.GameLine, error) {
-			searcher, err := newSearcher(c.String("engine"), 1, c.Int("memory")/2)
-			if err != nil {
-				return train.GameLine{}, fatalGame{err}
-			}
+			searcher, _ := newSearcher(c.String("engine"), 1, c.Int("memory")/2) // a fresh table each game
 			setWeights(searcher, weights)
 			setParams(searcher, params)
 			cfg := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
@@ -159,15 +159,11 @@ func runSelfplay(c *cli.Context) error {
 	})
 }
 
-// fatalGame wraps an error of a game that ends the whole run (playGames),
-// not only the game.
-type fatalGame struct{ error }
-
 // playGames plays the games of shard sh of --games on --jobs goroutines,
 // each with the game function that newWorker makes for it, and writes each
 // game's line to out as JSON, in the order they end, with a progress line
 // (what names the games) every ten. A game's error is reported and the
-// game skipped; a fatalGame error, or one writing out, ends the run and is
+// game skipped; newWorker's error, or one writing out, ends the run and is
 // returned. Cancelled: ctx's error, the games written so far kept.
 func playGames(c *cli.Context, sh *shard, out io.Writer, what string,
 	newWorker func() (func(g int) (train.GameLine, error), error)) error {
@@ -202,10 +198,7 @@ func playGames(c *cli.Context, sh *shard, out io.Writer, what string,
 					return
 				}
 				mu.Lock()
-				var fatal fatalGame
 				switch {
-				case errors.As(err, &fatal):
-					firstErr = cmp.Or(firstErr, fatal.error)
 				case err != nil:
 					skipped++
 					fmt.Fprintf(c.App.ErrWriter, "gomoku: game %d: %v (skipped)\n", g+1, err)
@@ -264,14 +257,7 @@ func runTeacher(c *cli.Context, rule engine.Rule, openings [][]engine.Point, sh 
 			}
 			moves, err := play.StartPosition(pc)
 			if err != nil {
-				return train.GameLine{}, err
-			}
-			b, _ := engine.NewBoard(pc.Size, rule)
-			for i, m := range moves {
-				b.Play(m, engine.Color(1+i%2))
-			}
-			if len(moves) > 0 && b.LastMoveWon() {
-				return train.GameLine{}, solver.ErrGameOver // a random ply made five
+				return train.GameLine{}, err // a random ply made five, say
 			}
 			return teacher.Game(c.Context, &cfg, g, moves, c.Float64("teacher-scale"))
 		}, nil

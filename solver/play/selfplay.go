@@ -59,11 +59,11 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, slv *solver.Solver, searc
 }
 
 // StartPosition returns the moves a self-play game of cfg starts from:
-// cfg.Opening, then cfg.RandomPlies random moves (fewer if one makes five
-// or no move is left), each within two cells of a stone, drawn with
-// cfg.Rand. Errors: cfg.Opening is not a legal sequence
-// (engine.ErrBadSize and Board.Put's errors), or it ends in a five
-// (solver.ErrGameOver).
+// cfg.Opening, then cfg.RandomPlies random moves (fewer if no move is
+// left), each within two cells of a stone, drawn with cfg.Rand as
+// PlayGame draws them. Errors: cfg.Opening is not a legal sequence
+// (engine.ErrBadSize and Board.Put's errors), or the opening or a random
+// move makes five (solver.ErrGameOver: no game is left to play).
 func StartPosition(cfg SelfPlayConfig) ([]engine.Point, error) {
 	size := cfg.Size
 	if size == 0 {
@@ -73,10 +73,15 @@ func StartPosition(cfg SelfPlayConfig) ([]engine.Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	return startOn(b, cfg)
+	moves, err := startOn(b, cfg)
+	if err == nil && b.LastMoveWon() {
+		return nil, solver.ErrGameOver
+	}
+	return moves, err
 }
 
-// startOn plays StartPosition's moves on b (empty) and returns them.
+// startOn plays StartPosition's moves on b (empty) and returns them; a
+// random move that makes five ends them (PlayGame records that game).
 func startOn(b *engine.Board, cfg SelfPlayConfig) ([]engine.Point, error) {
 	var moves []engine.Point
 	for _, m := range cfg.Opening {

@@ -13,6 +13,17 @@ import (
 	"time"
 )
 
+// Main is a test package's TestMain (m is its *testing.M): the test
+// binary runs as the fake brain, in the mode the environment variable env
+// names, when it is set, and runs its tests otherwise. It does not return.
+func Main(m interface{ Run() int }, env string) {
+	if mode := os.Getenv(env); mode != "" {
+		Run(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
 // Run speaks the protocol on standard input and output. It plays the
 // first empty cell in reading order; by mode it misbehaves at its third
 // move: "good" never, "timeout" never answers, "crash" exits, "illegal"

@@ -118,9 +118,14 @@ func (s *seat) charge(cfg *Config, took time.Duration, what string) string {
 	return ""
 }
 
-// playGame plays game i from opening op; swapped puts Engines[0] on white.
-// Every failure of a brain is a loss for it, never an error of the match.
-func playGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool) (g GameResult) {
+// PlayGame plays game i (its number in records and logs) of cfg, which
+// Check has accepted, from op: Engines[0] is black, or white when swapped.
+// Run plays its games with it; a caller that schedules its own (a
+// teacher's self-play, both engines the same brain) calls it directly.
+// Every failure of a brain is a loss for it, recorded in the result, never
+// an error of the match; a cancelled ctx ends the game with Reason
+// "cancelled".
+func PlayGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool) (g GameResult) {
 	g = GameResult{Index: i, Opening: op.Name, Black: 0, White: 1, OpeningLen: len(op.Moves)}
 	if swapped {
 		g.Black, g.White = 1, 0

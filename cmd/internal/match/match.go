@@ -112,7 +112,7 @@ type Result struct {
 // decides, or ctx is cancelled (the games under way are then abandoned and
 // not counted; the error is ctx's). Errors: an invalid Config.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	n := cfg.Games
@@ -143,7 +143,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				next++
 				mu.Unlock()
 				op := cfg.Openings[(i/2)%len(cfg.Openings)]
-				g := playGame(ctx, &cfg, i, op, i%2 == 1)
+				g := PlayGame(ctx, &cfg, i, op, i%2 == 1)
 				if ctx.Err() != nil {
 					return
 				}
@@ -177,20 +177,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 // Check validates cfg and fills its defaults, as Run does before its first
 // game: each brain is started once (START, then END) to see that it
 // answers. Errors: an invalid Config, ErrEngine, ErrOutDir.
-func (cfg *Config) Check() error { return cfg.check() }
-
-// PlayGame plays game i (its number in records and logs) of cfg, which
-// Check has accepted, from op: Engines[0] is black, or white when swapped.
-// It is one of Run's games, for a caller that schedules its own (a
-// teacher's self-play: both engines the same brain). A brain's failure is
-// a loss for it, recorded in the result, never an error; a cancelled ctx
-// ends the game with Reason "cancelled".
-func PlayGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool) GameResult {
-	return playGame(ctx, cfg, i, op, swapped)
-}
-
-// check validates a config and fills its defaults.
-func (cfg *Config) check() error {
+func (cfg *Config) Check() error {
 	for i, e := range cfg.Engines {
 		if len(e.Argv) == 0 {
 			return fmt.Errorf("engine %d: no command", i+1)

@@ -18,13 +18,7 @@ import (
 
 // TestMain turns the test binary into a fake brain when FAKE_BRAIN names a
 // behaviour (see fakebrain.Run).
-func TestMain(m *testing.M) {
-	if mode := os.Getenv("FAKE_BRAIN"); mode != "" {
-		fakebrain.Run(mode)
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { fakebrain.Main(m, "FAKE_BRAIN") }
 
 // fake returns an engine spec that runs the test binary as a fake brain.
 func fake(mode string) EngineSpec {

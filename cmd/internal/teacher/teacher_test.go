@@ -20,13 +20,7 @@ import (
 // names a fakebrain mode: it plays the first empty cell in reading order;
 // "eval" reports -10 times its move number before each move (+M3 at its
 // second), "good" reports nothing, "crash" exits at its third move.
-func TestMain(m *testing.M) {
-	if mode := os.Getenv("FAKE_TEACHER"); mode != "" {
-		fakebrain.Run(mode)
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { fakebrain.Main(m, "FAKE_TEACHER") }
 
 func config(t *testing.T, mode string) *match.Config {
 	t.Helper()
