@@ -1,6 +1,10 @@
 package nnue
 
-import "gomoku/engine"
+import (
+	"unsafe"
+
+	"gomoku/engine"
+)
 
 // Acc keeps a network's accumulators for one board as moves are played and
 // undone: per on-board cell its eight-cell shape along each direction and
@@ -11,10 +15,10 @@ import "gomoku/engine"
 // threats the move changed (at most 41) and allocate nothing once the
 // undo log has grown to the game's depth. Not safe for concurrent use.
 type Acc struct {
+	z      [engine.NumCells][F]int16 // first: 8-byte aligned for the SWAR rows
 	n      *Net
 	b      *engine.Board
 	shapes [engine.NumCells][engine.NumDirs]uint16
-	z      [engine.NumCells][F]int16
 	pool   [F]int32
 	stamp  [engine.NumCells]uint32
 	gen    uint32
@@ -22,10 +26,12 @@ type Acc struct {
 	frames []frame
 }
 
-// logEntry is a touched cell's z before a move.
+// logEntry is a touched cell's z before a move; 72 bytes, so that every
+// entry's z is 8-byte aligned (rows.go).
 type logEntry struct {
-	p engine.Point
 	z [F]int16
+	p engine.Point
+	_ [3]uint16
 }
 
 // frame is one Push's undo record.
@@ -147,15 +153,23 @@ func (a *Acc) Push() {
 		}
 		addSub(&a.z[q], &a.n.q.t[threatIndex(nb, nwt)], &a.n.q.t[threatIndex(ob, ow)])
 	}
-	// the played cell leaves the pool; the touched empty cells change in it
-	poolAdd(&a.pool, &a.z[p], -1)
+	// the played cell leaves the pool; the touched empty cells change in
+	// it: their changes are summed in int16 (at most 41 cells of ±QA,
+	// within range) and widened once
+	var dw [F / 4]uint64 // 8-byte aligned
+	d := (*[F]int16)(unsafe.Pointer(&dw))
+	clampDelta(d, &a.z[p], zeroRow)
 	for i := start; i < len(a.log); i++ {
 		e := &a.log[i]
 		if q := e.p; b.At(q) == engine.Empty {
-			poolDelta(&a.pool, &e.z, &a.z[q])
+			clampDelta(d, &e.z, &a.z[q])
 		}
 	}
+	widenAdd(&a.pool, d)
 }
+
+// zeroRow is an 8-byte aligned row of zeros.
+var zeroRow = (*[F]int16)(unsafe.Pointer(&[F / 4]uint64{}))
 
 // Pop takes back the last Push (call it with Board.Undo, before or after).
 func (a *Acc) Pop() {

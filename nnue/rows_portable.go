@@ -3,10 +3,13 @@
 package nnue
 
 // addSub sets z += add - sub (see addSubGeneric).
-func addSub(z, add, sub *[F]int16) { addSubGeneric(z, add, sub) }
+func addSub(z, add, sub *[F]int16) { addSubSWAR(z, add, sub) }
 
-// poolDelta adds clamp(nw) - clamp(old) to pool (see poolDeltaGeneric).
-func poolDelta(pool *[F]int32, old, nw *[F]int16) { poolDeltaGeneric(pool, old, nw) }
+// clampDelta adds clamp(nw) - clamp(old) to d (see clampDeltaGeneric).
+func clampDelta(d, old, nw *[F]int16) { clampDeltaSWAR(d, old, nw) }
+
+// widenAdd adds d to pool (see widenAddGeneric).
+func widenAdd(pool *[F]int32, d *[F]int16) { widenAddGeneric(pool, d) }
 
 // hidden is the value head's hidden layer (see hiddenGeneric).
 func hidden(w1t *[F][H]float32, b1 []float32, x *[F]float32, hid *[H]float32) {

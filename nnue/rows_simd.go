@@ -36,23 +36,33 @@ var (
 	simdQA   = archsimd.BroadcastInt16x16(QA)
 )
 
-// poolDelta adds clamp(nw) - clamp(old) to pool: the difference in int16
-// (within ±QA), widened to int32 eight lanes at a time.
-func poolDelta(pool *[F]int32, old, nw *[F]int16) {
+// clampDelta adds clamp(nw) - clamp(old) to d: two 16-lane vectors.
+func clampDelta(d, old, nw *[F]int16) {
 	if !useSIMD {
-		poolDeltaGeneric(pool, old, nw)
+		clampDeltaGeneric(d, old, nw)
 		return
 	}
 	for i := 0; i < F; i += 16 {
 		ov := archsimd.LoadInt16x16((*[16]int16)(old[i : i+16])).Max(simdZero).Min(simdQA)
 		nv := archsimd.LoadInt16x16((*[16]int16)(nw[i : i+16])).Max(simdZero).Min(simdQA)
-		d := nv.Sub(ov)
-		lo := d.GetLo().ExtendToInt32()
-		hi := d.GetHi().ExtendToInt32()
+		dv := archsimd.LoadInt16x16((*[16]int16)(d[i : i+16]))
+		dv.Add(nv.Sub(ov)).Store((*[16]int16)(d[i : i+16]))
+	}
+	archsimd.ClearAVXUpperBits()
+}
+
+// widenAdd adds d to pool, widened to int32 eight lanes at a time.
+func widenAdd(pool *[F]int32, d *[F]int16) {
+	if !useSIMD {
+		widenAddGeneric(pool, d)
+		return
+	}
+	for i := 0; i < F; i += 16 {
+		dv := archsimd.LoadInt16x16((*[16]int16)(d[i : i+16]))
 		p0 := archsimd.LoadInt32x8((*[8]int32)(pool[i : i+8]))
 		p1 := archsimd.LoadInt32x8((*[8]int32)(pool[i+8 : i+16]))
-		p0.Add(lo).Store((*[8]int32)(pool[i : i+8]))
-		p1.Add(hi).Store((*[8]int32)(pool[i+8 : i+16]))
+		p0.Add(dv.GetLo().ExtendToInt32()).Store((*[8]int32)(pool[i : i+8]))
+		p1.Add(dv.GetHi().ExtendToInt32()).Store((*[8]int32)(pool[i+8 : i+16]))
 	}
 	archsimd.ClearAVXUpperBits()
 }

@@ -3,6 +3,9 @@ package nnue
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
+
+	"gomoku/engine"
 )
 
 // TestRowsSIMD checks the row operations of this build (vector ones under
@@ -52,11 +55,71 @@ func TestRowsSIMD(t *testing.T) {
 		if h1 != h2 {
 			t.Fatalf("hidden differs from the portable layer: %v, want %v", h1, h2)
 		}
+		d1, d2 := add, add
+		clampDelta(&d1, &old, &z)
+		clampDeltaGeneric(&d2, &old, &z)
+		if d1 != d2 {
+			t.Fatalf("clampDelta differs from the portable rows: %v, want %v", d1, d2)
+		}
 		p1, p2 := pool, pool
-		poolDelta(&p1, &old, &z)
-		poolDeltaGeneric(&p2, &old, &z)
+		widenAdd(&p1, &d1)
+		widenAddGeneric(&p2, &d2)
 		if p1 != p2 {
-			t.Fatalf("poolDelta differs from the portable rows: %v, want %v", p1, p2)
+			t.Fatalf("widenAdd differs from the portable rows: %v, want %v", p1, p2)
+		}
+	}
+}
+
+// TestRowsSWAR checks the portable build's SWAR rows against the plain
+// loops on random rows, edge values included (every build runs it).
+func TestRowsSWAR(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	edges := []int16{0, 1, QA - 1, QA, QA + 1, -1, -QA, 32767, -32768, 0x7eff, 0x7f00}
+	val := func() int16 {
+		if rng.IntN(3) == 0 {
+			return edges[rng.IntN(len(edges))]
+		}
+		return int16(rng.IntN(65536) - 32768)
+	}
+	var buf [4][F / 4]uint64 // aligned rows
+	row := func(i int) *[F]int16 { return (*[F]int16)(unsafe.Pointer(&buf[i])) }
+	for k := 0; k < 50000; k++ {
+		z, add, sub, old := row(0), row(1), row(2), row(3)
+		for j := range z {
+			z[j], add[j], sub[j], old[j] = val(), val(), val(), val()
+		}
+		z1, z2 := *z, *z
+		addSubGeneric(&z2, add, sub)
+		addSubSWAR(z, add, sub)
+		if *z != z2 {
+			t.Fatalf("addSubSWAR(%v, %v, %v) = %v, want %v", z1, *add, *sub, *z, z2)
+		}
+		*z, z2 = z1, z1
+		clampDeltaGeneric(&z2, old, add)
+		clampDeltaSWAR(z, old, add)
+		if *z != z2 {
+			t.Fatalf("clampDeltaSWAR(%v, %v, %v) = %v, want %v", z1, *old, *add, *z, z2)
+		}
+	}
+}
+
+// TestRowsAligned: the rows the SWAR functions read as uint64 are 8-byte
+// aligned (a misaligned one would also fail -race's pointer checks).
+func TestRowsAligned(t *testing.T) {
+	b, err := engine.NewBoard(15, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAcc(noisyNet(engine.Freestyle, 1), b)
+	if off := unsafe.Offsetof(a.z); off%8 != 0 {
+		t.Errorf("Acc.z at offset %d", off)
+	}
+	if s := unsafe.Sizeof(logEntry{}); s%8 != 0 || unsafe.Offsetof(logEntry{}.z) != 0 {
+		t.Errorf("logEntry of %d bytes, z at %d", s, unsafe.Offsetof(logEntry{}.z))
+	}
+	for name, r := range map[string]*[F]int16{"z": &a.z[0], "e": &a.n.q.e[1], "t": &a.n.q.t[1], "b0": &a.n.q.b0, "zero": zeroRow} {
+		if uintptr(unsafe.Pointer(r))%8 != 0 {
+			t.Errorf("row %s at %p", name, r)
 		}
 	}
 }

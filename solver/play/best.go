@@ -53,8 +53,12 @@ type Report struct {
 	// the defences whose check ran out of budget.
 	Checked, Refutations int
 	Unproven             []engine.Point
-	// SearchTime is the time of the tree search alone (Elapsed is all of
-	// Best's).
+	// SearchTime is the time of the tree searches alone (Elapsed is all of
+	// Best's), and the embedded report's Nodes and Playouts count all of
+	// them: Best may search again after a refuted choice or with the time
+	// its check left (extend), and the last search's report alone would
+	// undercount (the first of two searches on `best`'s renju middle game
+	// held 431K of its 538K nodes, 2026-11-30).
 	SearchTime time.Duration
 	// Refuted are the search's choices (KindSearch, or KindDefend among
 	// unproven defences) that the check found the opponent wins against,
@@ -281,7 +285,9 @@ func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c en
 			return Report{}, err
 		}
 		rep.SearchTime += sr.Elapsed
+		nodes, playouts := rep.Nodes+sr.Nodes, rep.Playouts+sr.Playouts
 		rep.SearchReport = sr
+		rep.Nodes, rep.Playouts = nodes, playouts
 		rep.Kind = KindSearch
 		if len(sr.Moves) == 0 || round >= bestMaxRefuted || sr.Moves[0].Proven == 1 {
 			break
@@ -350,7 +356,15 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 	more := lim
 	more.Time = left * 2 / 3
 	sr, err := searcher.Search(ctx, b, c, more, multipv, rootMoves, progress)
-	if err != nil || len(sr.Moves) == 0 {
+	if err != nil {
+		return
+	}
+	// the nodes and time count whether or not the report is taken
+	rep.SearchTime += sr.Elapsed
+	rep.Nodes += sr.Nodes
+	rep.Playouts += sr.Playouts
+	nodes, playouts := rep.Nodes, rep.Playouts
+	if len(sr.Moves) == 0 {
 		return
 	}
 	if m := sr.Moves[0].Move; m != rep.Moves[0].Move && sr.Moves[0].Proven != 1 {
@@ -367,8 +381,8 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 			return
 		}
 	}
-	rep.SearchTime += sr.Elapsed
 	rep.SearchReport = sr
+	rep.Nodes, rep.Playouts = nodes, playouts
 }
 
 // opponentAfter returns the status of the opponent's VCT, searched within

@@ -170,7 +170,8 @@ func TestBestLostPosition(t *testing.T) {
 }
 
 // scripted is a Searcher that answers each search with the next of its
-// moves, and counts the searches and the time each was given.
+// moves, and counts the searches and the time each was given; each search
+// reports 1,000 nodes.
 type scripted struct {
 	moves []engine.Point
 	times []time.Duration
@@ -180,13 +181,14 @@ func (s *scripted) Search(_ context.Context, _ *engine.Board, _ engine.Color, li
 	_ []engine.Point, _ solver.ProgressFunc) (SearchReport, error) {
 	s.times = append(s.times, lim.Time)
 	m := s.moves[min(len(s.times), len(s.moves))-1]
-	return SearchReport{Moves: []MoveStat{{Move: m, Value: 0.5, PV: []engine.Point{m}}}}, nil
+	return SearchReport{Moves: []MoveStat{{Move: m, Value: 0.5, PV: []engine.Point{m}}}, Nodes: 1000}, nil
 }
 
 // TestBestExtends: the time the check of the search's choice leaves goes to
 // a second search (extend), whose move is taken when the check proves the
 // opponent has no VCT after it, and left out (Refuted) when the opponent
-// wins after it; with too little time left there is no second search.
+// wins after it; with too little time left there is no second search. The
+// second search's nodes are added to the report's either way.
 func TestBestExtends(t *testing.T) {
 	// black's open three h8-j8, white to move: g8 stops it, a1 does not
 	b := movesBoard(t, engine.Freestyle, "h8 h9 i8 i9 j8")
@@ -196,9 +198,12 @@ func TestBestExtends(t *testing.T) {
 		refuted      bool
 	}{{k8, k8, false}, {a1, g8, true}} {
 		s := &scripted{moves: []engine.Point{c.second}}
-		rep := Report{SearchReport: SearchReport{Moves: []MoveStat{{Move: g8}}}}
+		rep := Report{SearchReport: SearchReport{Moves: []MoveStat{{Move: g8}}, Nodes: 500}}
 		extend(context.Background(), solver.NewSolver(16), b, engine.White, s, solver.Limits{Time: 2 * time.Second}, 1, nil, nil,
 			time.Now().Add(2*time.Second), &rep)
+		if rep.Nodes != 1500 {
+			t.Errorf("second %v: %d nodes, want 500 + 1000", c.second, rep.Nodes)
+		}
 		if len(s.times) != 1 || s.times[0] < time.Second || s.times[0] > 4*time.Second/3 {
 			t.Errorf("second %v: searches given %v, want one of about two thirds of 2s", c.second, s.times)
 		}
