@@ -667,7 +667,10 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 			}
 		}
 	}
-	static := e.Value(c)
+	static := en.static // the table keeps it (an entry's zero value has none)
+	if !ttHit || static == noStatic {
+		static = e.Value(c)
+	}
 	t.statics[ply] = static
 	// improving: the static value is above the one two plies before (or
 	// that one was not taken)
@@ -849,7 +852,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		bound = boundLower
 	}
 	if skip == engine.NoPoint {
-		t.a.tt.store(key, toTT(bestScore, ply), int8(depth), bound, bestMove)
+		t.a.tt.store(key, toTT(bestScore, ply), int8(depth), bound, bestMove, static)
 	}
 	return bestScore
 }
