@@ -45,7 +45,9 @@ func Default(r engine.Rule) *Net {
 // 2026-11-29: +61 Elo [+14, +112] portable and +70 [+23, +121] with
 // GOEXPERIMENT=simd. Renju, fourth generation, the same day: +28 [−20,
 // +77] portable and +49 [+1, +98] with GOEXPERIMENT=simd (the third:
-// −16 and +35), so the tables stay. Standard has no network.
+// −16 and +35), so the tables stay; again on 2026-11-30, after the
+// network's node rate doubled with AVX2: −2 [−50, +47] and +35 [−13, +84].
+// Standard has no network.
 func Preferred(r engine.Rule) bool {
 	return r == engine.Freestyle && Default(r) != nil
 }
