@@ -10,7 +10,8 @@ import "simd/archsimd"
 // BenchmarkWDL took 5.9 µs instead of the portable 1.3 µs (2026-11-30).
 
 // useSIMD is whether this CPU has the AVX2 instructions the vector rows
-// use; without them the portable rows run.
+// use; without them the portable build's rows run (rows.go's SWAR ones
+// and plain loops).
 var useSIMD = archsimd.X86.AVX2()
 
 // SIMD reports whether the accumulators use vector instructions.
@@ -19,7 +20,7 @@ var SIMD = useSIMD
 // addSub sets z += add - sub: two 16-lane vectors per row.
 func addSub(z, add, sub *[F]int16) {
 	if !useSIMD {
-		addSubGeneric(z, add, sub)
+		addSubSWAR(z, add, sub)
 		return
 	}
 	for i := 0; i < F; i += 16 {
@@ -39,7 +40,7 @@ var (
 // clampDelta adds clamp(nw) - clamp(old) to d: two 16-lane vectors.
 func clampDelta(d, old, nw *[F]int16) {
 	if !useSIMD {
-		clampDeltaGeneric(d, old, nw)
+		clampDeltaSWAR(d, old, nw)
 		return
 	}
 	for i := 0; i < F; i += 16 {

@@ -667,8 +667,11 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 			}
 		}
 	}
-	static := en.static // the table keeps it (an entry's zero value has none)
-	if !ttHit || static == noStatic {
+	static := int32(noStatic)
+	if ttHit {
+		static = en.static // the table keeps it (ttable.go)
+	}
+	if static == noStatic {
 		static = e.Value(c)
 	}
 	t.statics[ply] = static

@@ -246,11 +246,13 @@ func unprovenInstead(ctx context.Context, s *solver.Solver, b *engine.Board, c e
 	}
 	if len(alt.Moves) == 0 || alt.Moves[0].Proven == -1 || slices.Contains(alt.Refuted, alt.Moves[0].Move) {
 		rep.Checked += alt.Checked
+		rep.count(alt.SearchTime, alt.Nodes, alt.Playouts)
 		rep.Elapsed = time.Since(start)
 		return rep, nil
 	}
 	alt.Kind, alt.Win, alt.Checked, alt.Refutations = KindDefend, rep.Win, rep.Checked+alt.Checked, rep.Refutations
-	alt.Unproven, alt.SearchTime = unproven, rep.SearchTime+alt.SearchTime
+	alt.Unproven = unproven
+	alt.count(rep.SearchTime, rep.Nodes, rep.Playouts)
 	return alt, nil
 }
 
@@ -284,10 +286,8 @@ func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c en
 			}
 			return Report{}, err
 		}
-		rep.SearchTime += sr.Elapsed
-		nodes, playouts := rep.Nodes+sr.Nodes, rep.Playouts+sr.Playouts
-		rep.SearchReport = sr
-		rep.Nodes, rep.Playouts = nodes, playouts
+		rep.count(sr.Elapsed, sr.Nodes, sr.Playouts)
+		rep.adopt(sr)
 		rep.Kind = KindSearch
 		if len(sr.Moves) == 0 || round >= bestMaxRefuted || sr.Moves[0].Proven == 1 {
 			break
@@ -359,11 +359,7 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 	if err != nil {
 		return
 	}
-	// the nodes and time count whether or not the report is taken
-	rep.SearchTime += sr.Elapsed
-	rep.Nodes += sr.Nodes
-	rep.Playouts += sr.Playouts
-	nodes, playouts := rep.Nodes, rep.Playouts
+	rep.count(sr.Elapsed, sr.Nodes, sr.Playouts) // whether or not its moves are taken
 	if len(sr.Moves) == 0 {
 		return
 	}
@@ -381,6 +377,20 @@ func extend(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Col
 			return
 		}
 	}
+	rep.adopt(sr)
+}
+
+// count adds a search's time, nodes and playouts to the report's totals.
+func (rep *Report) count(elapsed time.Duration, nodes, playouts int64) {
+	rep.SearchTime += elapsed
+	rep.Nodes += nodes
+	rep.Playouts += playouts
+}
+
+// adopt takes search report sr's moves and the rest of it in place of the
+// report's, keeping the totals of Nodes and Playouts (count sr first).
+func (rep *Report) adopt(sr SearchReport) {
+	nodes, playouts := rep.Nodes, rep.Playouts
 	rep.SearchReport = sr
 	rep.Nodes, rep.Playouts = nodes, playouts
 }
