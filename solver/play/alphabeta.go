@@ -647,7 +647,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 	if depth <= 0 {
 		return t.quiesce(alpha, beta, ply, 0)
 	}
-	key := b.Hash()
+	key := ttKey(b, c)
 	ttMove := engine.NoPoint
 	skip := t.excluded[ply] // a singular extension's test search neither reads nor writes the table
 	var en ttEntry
@@ -858,6 +858,22 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 		t.a.tt.store(key, toTT(bestScore, ply), int8(depth), bound, bestMove, static)
 	}
 	return bestScore
+}
+
+// whiteToMove is xored into the table key of a node with white to move.
+// Board.Hash is of the stones alone, and the table persists between
+// searches, whose roots may hold the same stones with the other side to
+// move (a position given with as many stones of each side, white to move;
+// a swap); inside one search the side to move follows from the stones'
+// count.
+const whiteToMove = 0x9e3779b97f4a7c15
+
+// ttKey is the table key of position b with c to move.
+func ttKey(b *engine.Board, c engine.Color) uint64 {
+	if c == engine.White {
+		return b.Hash() ^ whiteToMove
+	}
+	return b.Hash()
 }
 
 // moveCounts[d] is d^1.32 rounded down, the growth with depth of

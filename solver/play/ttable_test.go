@@ -46,3 +46,35 @@ func TestTTEntryRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestTTKeySideToMove: the same stones with the other side to move are
+// another table entry, so that a search whose root holds the stones of an
+// earlier search's node with the other side to move reads none of its
+// scores or static values.
+func TestTTKeySideToMove(t *testing.T) {
+	b, err := engine.NewBoard(15, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := engine.Black
+	for _, s := range []string{"h8", "h9", "i9", "g7"} {
+		p, err := engine.ParsePoint(s, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Play(p, c)
+		c = c.Opponent()
+	}
+	kb, kw := ttKey(b, engine.Black), ttKey(b, engine.White)
+	if kb == kw {
+		t.Fatalf("black's and white's keys are both %#x", kb)
+	}
+	tt := newTTable(1)
+	tt.store(kb, 123, 5, boundExact, engine.Point(7), 45)
+	if _, ok := tt.probe(kb); !ok {
+		t.Fatal("black's entry not found under black's key")
+	}
+	if e, ok := tt.probe(kw); ok {
+		t.Fatalf("black's entry %+v read with white to move", e)
+	}
+}
