@@ -399,17 +399,24 @@ func (rep *Report) adopt(sr SearchReport) {
 // lim, after c plays m on b (b is restored): StatusNoWin when m itself
 // makes five. Errors: those of Solve.
 func opponentAfter(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, m engine.Point, lim solver.Limits) (solver.Status, error) {
+	a, err := opponentWin(ctx, s, b, c, m, lim)
+	return a.Status, err
+}
+
+// opponentWin is opponentAfter with the whole answer: a win's proof tree
+// (checked by Solve) holds the position after m, the opponent to move.
+func opponentWin(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, m engine.Point, lim solver.Limits) (solver.Answer, error) {
 	b.Play(m, c)
 	defer b.Undo()
 	if b.LastMoveWon() {
-		return solver.StatusNoWin, nil
+		return solver.Answer{Result: solver.Result{Status: solver.StatusNoWin}}, nil
 	}
 	o := c.Opponent()
 	a, err := s.Solve(ctx, solver.Problem{Board: b, ToMove: o, Attacker: o}, solver.ModeVCT, lim, nil)
 	if err != nil {
-		return solver.StatusUnknown, err
+		return solver.Answer{Result: solver.Result{Status: solver.StatusUnknown}}, err
 	}
-	return a.Status, nil
+	return a, nil
 }
 
 // defences checks c's candidate moves against the opponent's VCT, threat

@@ -34,10 +34,15 @@ const lostMinCheck = 2 * time.Millisecond
 // near its lines) are searched. On a position of a freestyle game lost to
 // Rapfi (ply 7 of freestyle.txt's fourth opening) the proof held after 175
 // of white's 218 moves, 9.6 ms for all 175, where a search takes 3 to 50
-// ms a move.
+// ms a move. Before each search, the proofs of the last lostReplays
+// searched moves' losses are replayed the same way, the move's stone in
+// place of theirs: on TestLostReplay's renju position 23 of the 39 moves
+// the threat's proof missed were lost to such a proof (16 searched, where
+// 39 had been; 77 ms in place of 162).
 //
 // lim is the whole budget: a quarter of it for the threat, then its Time
-// shared out evenly over the moves left to search as the checks go (at
+// shared out over the moves left to search as the checks go, each a
+// quarter of them, as most are lost to an earlier move's proof (at
 // least lostMinCheck each), else its Nodes (bestCheckNodes when both are
 // 0) split evenly over them, a fixed share each, so that under a node
 // limit the answer does not depend on how many nodes the earlier checks
@@ -100,9 +105,16 @@ func Lost(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 		}
 	}
 	nodes := lim.Nodes - threatLim.Nodes
+	// the proofs of the opponent's wins after the moves searched so far, the
+	// newest first: a move near one of them is often lost to the same
+	// proof, with its stone in that move's place (movedStone)
+	var found []foundLoss
 	for i, p := range moves {
 		if ctx.Err() != nil {
 			return false, nil
+		}
+		if slices.ContainsFunc(found, func(f foundLoss) bool { return f.holdsAfter(ctx, bb, c, p) }) {
+			continue
 		}
 		var per solver.Limits
 		if lim.Time > 0 {
@@ -110,19 +122,55 @@ func Lost(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 			if left < lostMinCheck {
 				return false, nil
 			}
-			per.Time = max(left/time.Duration(len(moves)-i), lostMinCheck)
+			// a quarter of the moves left, as most are lost to a proof
+			// found after an earlier one (found)
+			per.Time = max(left/time.Duration((len(moves)-i+3)/4), lostMinCheck)
 		} else {
 			per.Nodes = max(nodes/int64(len(moves)), 1)
 		}
-		st, err := opponentAfter(ctx, s, bb, c, p, per)
+		a, err := opponentWin(ctx, s, bb, c, p, per)
 		if err != nil {
 			return false, fmt.Errorf("checking %v: %w", p, err)
 		}
-		if st != solver.StatusWin {
+		if a.Status != solver.StatusWin {
 			return false, nil
+		}
+		if a.Proof != nil {
+			found = slices.Insert(found, 0, foundLoss{a.Proof, p})
+			found = found[:min(len(found), lostReplays)]
 		}
 	}
 	return true, nil
+}
+
+// lostReplays is how many of the latest proofs Lost replays after each
+// move before it searches the move. On a renju position of a game lost to
+// Rapfi (TestQuietWinRenju's, after black's i8) 39 of white's moves broke
+// the threat's proof and were searched one by one, 4 ms each.
+const lostReplays = 4
+
+// foundLoss is the proof of the opponent's win after c played move.
+type foundLoss struct {
+	proof *proof.Tree
+	move  engine.Point
+}
+
+// holdsAfter says that the proof, with c's stone at p in place of f.move,
+// proves the opponent's win after c plays p on b (b restored): the proof
+// checker's answer on the real position, so true is a proof.
+func (f foundLoss) holdsAfter(ctx context.Context, b *engine.Board, c engine.Color, p engine.Point) bool {
+	t := *f.proof
+	stones := &t.White
+	if c == engine.Black {
+		stones = &t.Black
+	}
+	i := slices.Index(*stones, f.move)
+	if i < 0 {
+		return false
+	}
+	*stones = slices.Clone(*stones)
+	(*stones)[i] = p
+	return provenLoss(ctx, b, c, p, &t)
 }
 
 // withStone returns a copy of the threat's proof with the opponent to move

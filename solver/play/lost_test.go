@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -115,5 +116,43 @@ func TestProvenLoss(t *testing.T) {
 	}
 	if len(threat.Proof.White) != whites {
 		t.Error("the threat's proof changed")
+	}
+}
+
+// TestLostReplay: a renju game lost to Rapfi (2026-11-30, balanced opening
+// 4, this program white): after black's quiet i8 white loses whatever it
+// plays, and Lost proves it, most of the moves the threat's proof misses
+// by the proof of an earlier move's loss (foundLoss). On the freestyle
+// position of TestProvenLoss, black's win after white's far a1, with the
+// stone moved, proves black's win after o15 too and not after j9, the
+// defence.
+func TestLostReplay(t *testing.T) {
+	b := movesBoard(t, engine.Renju, "h8 j6 f10 i7 h10 h7 g7 i9 g10 i10 i8")
+	lost, err := Lost(context.Background(), solver.NewSolver(64), b, engine.White, solver.Limits{Nodes: 4_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lost {
+		t.Error("white after black's i8: not shown lost")
+	}
+
+	b = movesBoard(t, engine.Freestyle, "h8 h7 h9 g10 g8 i10 i9")
+	ctx := context.Background()
+	a, err := opponentWin(ctx, solver.NewSolver(64), b, engine.White, mustPoint(t, "a1"), solver.Limits{Nodes: 1_000_000})
+	if err != nil || a.Status != solver.StatusWin || a.Proof == nil {
+		t.Fatalf("black's win after white a1: %v, %v", a.Status, err)
+	}
+	before := b.Hash()
+	f := foundLoss{a.Proof, mustPoint(t, "a1")}
+	for move, want := range map[string]bool{"o15": true, "a2": true, "j9": false} {
+		if got := f.holdsAfter(ctx, b, engine.White, mustPoint(t, move)); got != want {
+			t.Errorf("after white %s: a1's proof holds %v, want %v", move, got, want)
+		}
+	}
+	if b.Hash() != before {
+		t.Error("the board changed")
+	}
+	if !slices.Contains(a.Proof.White, mustPoint(t, "a1")) {
+		t.Error("the found proof lost its stone a1")
 	}
 }
