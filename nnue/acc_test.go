@@ -227,8 +227,8 @@ func BenchmarkWDL(b *testing.B) {
 
 // TestShippedNetworks checks the networks embedded from nnue/weights:
 // freestyle's and renju's read, are of their rule, record their data, and
-// evaluate a position to a win rate strictly between 0 and 1; no standard
-// network is shipped yet (--eval nnue keeps the tables there).
+// evaluate a position to a win rate strictly between 0 and 1; standard
+// borrows freestyle's, which values the same stones the same.
 func TestShippedNetworks(t *testing.T) {
 	for _, r := range []engine.Rule{engine.Freestyle, engine.Renju} {
 		n := Default(r)
@@ -247,7 +247,21 @@ func TestShippedNetworks(t *testing.T) {
 			t.Errorf("%v: win rate %v", r, wr)
 		}
 	}
-	if Default(engine.Standard) != nil {
-		t.Errorf("a standard network is shipped: update this test and docs/play.md")
+	std, fs := Default(engine.Standard), Default(engine.Freestyle)
+	if std == nil || std.Rule != engine.Standard || &std.Params[0] != &fs.Params[0] || fs.Rule != engine.Freestyle {
+		t.Errorf("standard's network is not freestyle's borrowed: %+v", std)
+	}
+	// borrowed, it evaluates a standard board as freestyle's does the same
+	// stones on a freestyle board
+	var boards [2]*engine.Board
+	for i, r := range []engine.Rule{engine.Standard, engine.Freestyle} {
+		boards[i], _ = engine.NewBoard(15, r)
+		for _, s := range []string{"h8", "i9", "h9", "h10", "g8"} {
+			p, _ := engine.ParsePoint(s, 15)
+			boards[i].Play(p, engine.Color(1+boards[i].Stones()%2))
+		}
+	}
+	if a, b := WinRate(NewAcc(std, boards[0]).WDL(engine.White)), WinRate(NewAcc(fs, boards[1]).WDL(engine.White)); a != b || !(a > 0 && a < 1) {
+		t.Errorf("standard %v, freestyle %v", a, b)
 	}
 }

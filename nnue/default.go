@@ -17,8 +17,12 @@ var (
 )
 
 // Default returns the network shipped for rule r (nnue/weights/<rule>.nnue,
-// embedded), or nil if none is shipped or it does not read. It is shared:
-// do not change it.
+// embedded), or nil if none is shipped or it does not read. Standard, which
+// has none of its own, borrows freestyle's (the same parameters, its Rule
+// set to standard): exactly five and five or more differ only where a
+// line could become an overline, which the search and the board's threat
+// classes, the network's inputs beside the line shapes, judge by the rule.
+// It is shared: do not change it.
 func Default(r engine.Rule) *Net {
 	defaultNetsOnce.Do(func() {
 		for rule := range engine.Rule(engine.NumRules) {
@@ -29,6 +33,11 @@ func Default(r engine.Rule) *Net {
 			if n, err := Read(bytes.NewReader(data)); err == nil && n.Rule == rule {
 				defaultNets[rule] = n
 			}
+		}
+		if fs := defaultNets[engine.Freestyle]; fs != nil && defaultNets[engine.Standard] == nil {
+			borrowed := *fs
+			borrowed.Rule = engine.Standard
+			defaultNets[engine.Standard] = &borrowed
 		}
 	})
 	if r >= engine.NumRules {
@@ -41,13 +50,25 @@ func Default(r engine.Rule) *Net {
 // evaluation of the best-move searches (the commands' --eval auto): true
 // where 200-game matches at 300 ms a move on the balanced openings
 // (`gomoku match`, one thread each, colours swapped) measured it stronger
-// than the pattern tables in both builds. Freestyle, third generation,
-// 2026-11-29: +61 Elo [+14, +112] portable and +70 [+23, +121] with
-// GOEXPERIMENT=simd. Renju, fourth generation, the same day: +28 [−20,
-// +77] portable and +49 [+1, +98] with GOEXPERIMENT=simd (the third:
-// −16 and +35), so the tables stay; again on 2026-11-30, after the
-// network's node rate doubled with AVX2: −2 [−50, +47] and +35 [−13, +84].
-// Standard has no network.
+// than the pattern tables in the build that runs. Freestyle, third
+// generation, 2026-11-29: +61 Elo [+14, +112] portable and +70 [+23,
+// +121] with GOEXPERIMENT=simd. Renju, fourth generation: with the vector
+// rows (SIMD: a GOEXPERIMENT=simd build on a CPU with AVX2) +49 [+1, +98]
+// on 2026-11-29, +35 [−13, +84] and +61 [+14, +112] on 2026-11-30 (600
+// games: 56.9%, +48), so it is renju's default there; portable +28 [−20,
+// +77], −2 [−50, +47] and +12 [−36, +61] (600 games: 51.8%, +13), so the
+// tables stay renju's default in the portable build. Standard, with
+// freestyle's network (Default), 2026-11-30: +158 [+108, +215] portable
+// and +123 [+74, +177] with GOEXPERIMENT=simd.
 func Preferred(r engine.Rule) bool {
-	return r == engine.Freestyle && Default(r) != nil
+	if Default(r) == nil {
+		return false
+	}
+	switch r {
+	case engine.Freestyle, engine.Standard:
+		return true
+	case engine.Renju:
+		return SIMD
+	}
+	return false
 }

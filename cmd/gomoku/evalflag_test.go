@@ -35,21 +35,27 @@ func weightsFor(t *testing.T, noEval bool, args ...string) (*play.Weights, error
 
 // TestEvalAuto checks the evaluation each --eval value selects: auto (the
 // default) puts the shipped network only where nnue.Preferred says it
-// beat the tables (freestyle), nnue puts every shipped network, linear and
+// beat the tables (freestyle, standard with freestyle's network; renju
+// with the vector rows, nnue.SIMD),
+// nnue puts every shipped network, linear and
 // a command without --eval keep the tables; --net with auto replaces its
 // rule's network, and with linear is a usage error.
 func TestEvalAuto(t *testing.T) {
-	if !nnue.Preferred(engine.Freestyle) || nnue.Preferred(engine.Renju) || nnue.Preferred(engine.Standard) {
-		t.Fatalf("Preferred: freestyle %v, renju %v, standard %v; the measurements behind it say freestyle only",
-			nnue.Preferred(engine.Freestyle), nnue.Preferred(engine.Renju), nnue.Preferred(engine.Standard))
+	if !nnue.Preferred(engine.Freestyle) || nnue.Preferred(engine.Renju) != nnue.SIMD || !nnue.Preferred(engine.Standard) {
+		t.Fatalf("Preferred: freestyle %v, renju %v, standard %v; the measurements behind it say freestyle, standard, and renju with the vector rows (%v)",
+			nnue.Preferred(engine.Freestyle), nnue.Preferred(engine.Renju), nnue.Preferred(engine.Standard), nnue.SIMD)
 	}
 	w, err := weightsFor(t, false)
 	if err != nil || w == nil {
 		t.Fatalf("default: %v, %v", w, err)
 	}
+	wantRenju := (*nnue.Net)(nil)
+	if nnue.SIMD {
+		wantRenju = nnue.Default(engine.Renju)
+	}
 	if w.Nets[engine.Freestyle] != nnue.Default(engine.Freestyle) || w.Nets[engine.Freestyle] == nil ||
-		w.Nets[engine.Renju] != nil || w.Nets[engine.Standard] != nil {
-		t.Errorf("default (auto): nets %v, want the freestyle network alone", w.Nets)
+		w.Nets[engine.Renju] != wantRenju || w.Nets[engine.Standard] != nnue.Default(engine.Standard) || w.Nets[engine.Standard] == nil {
+		t.Errorf("default (auto): nets %v, want the freestyle and standard networks (and renju's with the vector rows: %v)", w.Nets, nnue.SIMD)
 	}
 	if play.DefaultWeights().Nets[engine.Freestyle] != nil {
 		t.Error("auto changed the shared default weights")

@@ -321,7 +321,7 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 }
 
 // evalUsage is the help of --eval (and of analyze's --evaluator).
-const evalUsage = "evaluation: auto (the network where matches measured it stronger than the tables: freestyle; the tables in renju and standard), linear (the pattern tables) or nnue (the network of the rule, package nnue; the tables where no network is shipped or given)"
+const evalUsage = "evaluation: auto (the network where matches measured it stronger than the tables: freestyle, standard (with freestyle's network), and renju in a GOEXPERIMENT=simd build on a CPU with AVX2; the tables in renju otherwise), linear (the pattern tables) or nnue (the network of the rule, package nnue; the tables where no network is shipped or given)"
 
 // evalFlag is --eval, the evaluation of the best-move searches.
 func evalFlag() cli.Flag {
