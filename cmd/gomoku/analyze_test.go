@@ -82,8 +82,8 @@ func TestAnalyzeAllGames(t *testing.T) {
 		// the verdicts are the solver's; the plies are valued by the
 		// tables, three times faster a node than the networks: with
 		// standard's network (freestyle's, the default since 2026-11-30)
-		// the package's tests passed go test's ten minutes (TestTrain runs
-		// analyze with a network)
+		// the package's tests passed go test's ten minutes (TestTrainThenPlay
+		// runs analyze with a network)
 		code, out, errOut := gomoku(t, "", "analyze", "--rule", rule, "--per-position-nodes", "60000", "--jobs", "2",
 			"--memory", "64", "--evaluator", "linear", "--format", "json", dir)
 		if code != exitOK {
