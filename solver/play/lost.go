@@ -107,7 +107,7 @@ func Lost(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 	nodes := lim.Nodes - threatLim.Nodes
 	// the proofs of the opponent's wins after the moves searched so far, the
 	// newest first: a move near one of them is often lost to the same
-	// proof, with its stone in that move's place (movedStone)
+	// proof, with its stone in that move's place (holdsAfter)
 	var found []foundLoss
 	for i, p := range moves {
 		if ctx.Err() != nil {
@@ -145,7 +145,7 @@ func Lost(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 
 // lostReplays is how many of the latest proofs Lost replays after each
 // move before it searches the move. On a renju position of a game lost to
-// Rapfi (TestQuietWinRenju's, after black's i8) 39 of white's moves broke
+// Rapfi (TestLostReplay's, after black's i8) 39 of white's moves broke
 // the threat's proof and were searched one by one, 4 ms each.
 const lostReplays = 4
 
