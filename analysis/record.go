@@ -122,7 +122,9 @@ type task struct {
 	ply int
 }
 
-// record turns an analysed game into its JSON form.
+// RecordOf turns an analysed game into its JSON form (one line of
+// `analyze --format json`): the game's result and decided ply, and each
+// ply's verdict, value and class as Run left them in g.
 func RecordOf(g *Game) Record {
 	p := g.Pos
 	b, _ := p.Board(g.Rule)

@@ -190,6 +190,16 @@ func decodeNode(v []byte) (*Node, error) {
 	if err := json.Unmarshal(v[5:], &w); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
+	// what the CRC cannot catch (a value written by other code): a side
+	// that is none, a move off the largest board or without its counts
+	if n := w.Node; n.Proven != engine.Empty && n.Proven != engine.Black && n.Proven != engine.White {
+		return nil, fmt.Errorf("%w: proven side %d", ErrCorrupt, n.Proven)
+	}
+	for p, m := range w.Node.Moves {
+		if m == nil || !p.In(engine.MaxSize) {
+			return nil, fmt.Errorf("%w: move %d", ErrCorrupt, p)
+		}
+	}
 	w.Node.Comment = string(w.Comment)
 	return w.Node, nil
 }

@@ -1,7 +1,9 @@
 package book
 
 import (
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -242,4 +244,48 @@ func TestForbiddenEndsGame(t *testing.T) {
 	if end, err := NewBuilder().AddGame(engine.Freestyle, 15, moves, engine.Black); err != nil || end.Moves != 11 {
 		t.Errorf("freestyle: %+v %v", end, err)
 	}
+}
+
+// FuzzDecodeNode feeds the book's node decoder any JSON, sealed with its
+// version and CRC so that the JSON is reached: no panic; a node it accepts
+// encodes to one that decodes the same, and lists its moves on a board.
+func FuzzDecodeNode(f *testing.F) {
+	seal := func(data []byte) []byte {
+		out := []byte{valueVersion}
+		out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(data))
+		return append(out, data...)
+	}
+	n := &Node{Results: Results{Black: 2, White: 1}, Proven: engine.Black, ProvenBy: "vct", Comment: "a\xffb"}
+	n.move(engine.PointAt(7, 7)).Black = 2
+	v, _ := n.encode()
+	f.Add(v[5:])
+	f.Add([]byte(`{"m":{"112":null}}`))
+	f.Add([]byte(`{"m":{"65535":{}},"pv":9}`))
+	f.Add([]byte(`{"c":"!!"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, v := range [][]byte{data, seal(data)} {
+			n, err := decodeNode(v)
+			if err != nil {
+				if !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("error %v, want ErrCorrupt", err)
+				}
+				continue
+			}
+			w, err := n.encode()
+			if err != nil {
+				t.Fatalf("an accepted node re-encoded: %v", err)
+			}
+			again, err := decodeNode(w)
+			if err != nil {
+				t.Fatalf("an accepted node re-decoded: %v", err)
+			}
+			if w2, _ := again.encode(); string(w2) != string(w) {
+				t.Fatalf("re-encoded node differs:\n%s\n%s", w[5:], w2[5:])
+			}
+			b, _ := engine.NewBoard(15, engine.Renju)
+			for sym := range 8 {
+				n.MovesFor(b, sym)
+			}
+		}
+	})
 }

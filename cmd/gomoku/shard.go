@@ -50,8 +50,8 @@ func parseShard(s string, getenv func(string) string) (*shard, error) {
 //     SLURM_ARRAY_TASK_COUNT and, when the array has a step,
 //     SLURM_ARRAY_TASK_STEP (k = (ID-MIN)/STEP + 1).
 //
-// Both at once, neither, a missing count, a non-number, or an index
-// outside the count is a usage error.
+// Both at once, neither, a missing count, a value that is not a number
+// from 0, or an index outside the count is a usage error.
 func shardFromEnv(getenv func(string) string) (k, n int, err error) {
 	num := func(name string) (int, bool, error) {
 		v := getenv(name)
@@ -59,8 +59,10 @@ func shardFromEnv(getenv func(string) string) (k, n int, err error) {
 			return 0, false, nil
 		}
 		x, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil {
-			return 0, true, usagef("--shard auto: %s=%q is not a number", name, v)
+		if err != nil || x < 0 {
+			// negative: no scheduler numbers its tasks so, and a
+			// difference of two could overflow
+			return 0, true, usagef("--shard auto: %s=%q is not a number from 0", name, v)
 		}
 		return x, true, nil
 	}
