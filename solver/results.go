@@ -242,6 +242,12 @@ func decodeEntry(v []byte) (storeEntry, error) {
 			return nil
 		}
 		n := &proof.Node{Move: engine.Point(binary.LittleEndian.Uint16(rest))}
+		if !n.Move.In(engine.MaxSize) {
+			// a proof is checked before it is stored: a move off every
+			// board is damage the CRC missed or a value of other code
+			bad = true
+			return nil
+		}
 		rest = rest[2:]
 		k, w := binary.Uvarint(rest)
 		pass := false
@@ -259,6 +265,10 @@ func decodeEntry(v []byte) (storeEntry, error) {
 				return nil
 			}
 			m := engine.Point(binary.LittleEndian.Uint16(rest))
+			if !m.In(engine.MaxSize) {
+				bad = true
+				return nil
+			}
 			rest = rest[2:]
 			n.Defences = append(n.Defences, proof.Defence{Move: m, Answer: dec(depth + 1)})
 		}

@@ -25,7 +25,8 @@ func testKey(i int) storeKey {
 
 // testEntry is a small win with a proof, distinct per i.
 func testEntry(i int) storeEntry {
-	root := &proof.Node{Move: 100, Defences: []proof.Defence{{Move: 101, Answer: &proof.Node{Move: 102}}}}
+	root := &proof.Node{Move: engine.PointAt(7, 7), Defences: []proof.Defence{{Move: engine.PointAt(7, 8),
+		Answer: &proof.Node{Move: engine.PointAt(8, 8)}}}}
 	return storeEntry{status: StatusWin, end: proof.EndDoubleFour, depth: 1 + i%50, proof: root}
 }
 
@@ -85,6 +86,10 @@ func TestStoreRoundTrip(t *testing.T) {
 
 // TestStoreCorruptValue checks that a damaged value is reported, not used.
 func TestStoreCorruptValue(t *testing.T) {
+	off := storeEntry{status: StatusWin, depth: 1, proof: &proof.Node{Move: engine.NoPoint}}
+	if _, err := decodeEntry(off.encode()); !errors.Is(err, ErrStoreCorrupt) {
+		t.Errorf("decode of a proof whose move is off the board: %v", err)
+	}
 	v := testEntry(1).encode()
 	v[6] ^= 1
 	if _, err := decodeEntry(v); !errors.Is(err, ErrStoreCorrupt) {
