@@ -176,9 +176,15 @@ func (n *Node) encode() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return sealNode(data), nil
+}
+
+// sealNode frames a node's JSON as decodeNode reads it: the version, the
+// CRC-32 of the JSON, the JSON.
+func sealNode(data []byte) []byte {
 	out := []byte{valueVersion}
 	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(data))
-	return append(out, data...), nil
+	return append(out, data...)
 }
 
 // decodeNode reads a node written by encode. The error is ErrCorrupt.
@@ -190,8 +196,9 @@ func decodeNode(v []byte) (*Node, error) {
 	if err := json.Unmarshal(v[5:], &w); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	// what the CRC cannot catch (a value written by other code): a side
-	// that is none, a move off the largest board or without its counts
+	// what the CRC cannot catch (a value written by other code): a proven
+	// side that is not a side, a move off the largest board or without its
+	// counts
 	if n := w.Node; n.Proven != engine.Empty && n.Proven != engine.Black && n.Proven != engine.White {
 		return nil, fmt.Errorf("%w: proven side %d", ErrCorrupt, n.Proven)
 	}

@@ -212,7 +212,12 @@ func (e storeEntry) encode() []byte {
 	if e.proof != nil {
 		enc(e.proof)
 	}
-	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+	return sealEntry(out)
+}
+
+// sealEntry appends the CRC-32 of body, which decodeEntry checks.
+func sealEntry(body []byte) []byte {
+	return binary.LittleEndian.AppendUint32(body, crc32.ChecksumIEEE(body))
 }
 
 func decodeEntry(v []byte) (storeEntry, error) {
@@ -235,20 +240,23 @@ func decodeEntry(v []byte) (storeEntry, error) {
 		e.threat, rest = int(rest[0]), rest[1:]
 	}
 	bad := false
+	// point reads a move; a proof is checked before it is stored, so a
+	// move off every board is damage the CRC missed or a value of other code
+	point := func() engine.Point {
+		p := engine.Point(binary.LittleEndian.Uint16(rest))
+		rest = rest[2:]
+		if !p.In(engine.MaxSize) {
+			bad = true
+		}
+		return p
+	}
 	var dec func(depth int) *proof.Node
 	dec = func(depth int) *proof.Node {
 		if bad || len(rest) < 3 || depth > engine.MaxSize*engine.MaxSize {
 			bad = true
 			return nil
 		}
-		n := &proof.Node{Move: engine.Point(binary.LittleEndian.Uint16(rest))}
-		if !n.Move.In(engine.MaxSize) {
-			// a proof is checked before it is stored: a move off every
-			// board is damage the CRC missed or a value of other code
-			bad = true
-			return nil
-		}
-		rest = rest[2:]
+		n := &proof.Node{Move: point()}
 		k, w := binary.Uvarint(rest)
 		pass := false
 		if v[0] >= 3 {
@@ -264,12 +272,7 @@ func decodeEntry(v []byte) (storeEntry, error) {
 				bad = true
 				return nil
 			}
-			m := engine.Point(binary.LittleEndian.Uint16(rest))
-			if !m.In(engine.MaxSize) {
-				bad = true
-				return nil
-			}
-			rest = rest[2:]
+			m := point()
 			n.Defences = append(n.Defences, proof.Defence{Move: m, Answer: dec(depth + 1)})
 		}
 		if pass && !bad {
