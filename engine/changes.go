@@ -41,3 +41,16 @@ func (b *Board) LastChanges() []Change {
 	from := int(b.history[len(b.history)-1].log)
 	return b.undoLog[from:b.logLen]
 }
+
+// ChangesOf returns the changes of the i-th move of the history (0 ≤ i <
+// Stones()), as LastChanges returns the last one's: the board's own slice,
+// valid until that move is undone. Lazy accumulators (package nnue) read
+// the changes of several moves at once.
+func (b *Board) ChangesOf(i int) []Change {
+	from := int(b.history[i].log)
+	to := b.logLen
+	if i+1 < len(b.history) {
+		to = int(b.history[i+1].log)
+	}
+	return b.undoLog[from:to]
+}

@@ -9,11 +9,18 @@ import (
 // Acc keeps a network's accumulators for one board as moves are played and
 // undone: per on-board cell its eight-cell shape along each direction and
 // z (int16 at QA), and the pooled features Σ clamp(z, 0, QA) over the empty
-// cells (int32). Call Push after
-// each Board.Play and Pop with each Board.Undo; Refresh after the board
-// changed otherwise. Push and Pop touch only the cells whose shapes or
-// threats the move changed (at most 41) and allocate nothing once the
-// undo log has grown to the game's depth. Not safe for concurrent use.
+// cells (int32). Call Push after each Board.Play and Pop with each
+// Board.Undo; Refresh after the board changed otherwise.
+//
+// The updates are lazy, as Stockfish's accumulators are: Push only records
+// the move, and the next WDL or Policy applies the moves pushed since
+// (apply), each as it would have been applied at once. A search discards
+// many moves unevaluated (a table cut, a five, a win found; on bench's
+// renju middle game alpha-beta took back 51% of the moves it pushed before
+// any evaluation), and Pop of a move not yet applied costs nothing.
+// Applying a move touches only the cells whose shapes or threats it changed
+// (at most 41) and allocates nothing once the logs have grown to the game's
+// depth. Not safe for concurrent use.
 type Acc struct {
 	z      [engine.NumCells][F]int16 // first: 8-byte aligned for the SWAR rows
 	n      *Net
@@ -24,6 +31,26 @@ type Acc struct {
 	gen    uint32
 	log    []logEntry
 	frames []frame
+	// applied counts the frames whose moves are in z, shapes and pool; the
+	// frames after it are pending
+	applied int
+	// apply's scratch: the state of each cell after the frame being
+	// prepared (valid where nextAt is nextGen), the frame that occupies a
+	// cell (where playAt is nextGen), and the threat rows to change, by
+	// frame
+	next    [engine.NumCells]engine.CellState
+	nextAt  [engine.NumCells]uint32
+	playAt  [engine.NumCells]uint32
+	played  [engine.NumCells]int32
+	nextGen uint32
+	rows    []rowChange
+}
+
+// rowChange is one threat row change of a pending move: cell q's row add
+// replaces its row sub.
+type rowChange struct {
+	q        engine.Point
+	add, sub uint16
 }
 
 // logEntry is a touched cell's z before a move; 72 bytes, so that every
@@ -34,12 +61,14 @@ type logEntry struct {
 	_ [3]uint16
 }
 
-// frame is one Push's undo record.
+// frame is one Push, and once applied its undo record.
 type frame struct {
-	p    engine.Point
-	c    engine.Color
-	log  int
-	pool [F]int32
+	p          engine.Point
+	c          engine.Color
+	idx        int32 // the move's index in the board's history
+	rows, rowN int32 // its threat row changes, Acc.rows[rows:rows+rowN], while pending
+	log        int
+	pool       [F]int32
 }
 
 // NewAcc returns accumulators of net n for board b (which must be of n's
@@ -52,7 +81,7 @@ func NewAcc(n *Net, b *engine.Board) *Acc {
 
 // Refresh recomputes everything from the board and forgets the undo log.
 func (a *Acc) Refresh() {
-	a.log, a.frames = a.log[:0], a.frames[:0]
+	a.log, a.frames, a.applied = a.log[:0], a.frames[:0], 0
 	a.pool = [F]int32{}
 	b := a.b
 	n := b.Size()
@@ -98,9 +127,9 @@ func (a *Acc) touch(p engine.Point) {
 	a.log = append(a.log, logEntry{p: p, z: a.z[p]})
 }
 
-// nextGen starts a new generation of stamps (clearing them when the counter
-// wraps).
-func (a *Acc) nextGen() {
+// nextStamp starts a new generation of stamps (clearing them when the
+// counter wraps).
+func (a *Acc) nextStamp() {
 	a.gen++
 	if a.gen == 0 {
 		clear(a.stamp[:])
@@ -108,16 +137,132 @@ func (a *Acc) nextGen() {
 	}
 }
 
-// Push updates the accumulators for the board's last move (call it right
-// after Board.Play).
+// Push records the board's last move (call it right after Board.Play); the
+// next WDL or Policy applies it.
 func (a *Acc) Push() {
+	p, c := a.b.LastMove()
+	a.frames = append(a.frames, frame{p: p, c: c, idx: int32(a.b.Stones() - 1)})
+}
+
+// Pop takes back the last Push (call it with Board.Undo, before or after):
+// a move not yet applied is only forgotten.
+func (a *Acc) Pop() {
+	last := len(a.frames) - 1
+	if last < a.applied {
+		fr := &a.frames[last]
+		for _, e := range a.log[fr.log:] {
+			a.z[e.p] = e.z
+		}
+		a.log = a.log[:fr.log]
+		a.pool = fr.pool
+		for d := 0; d < engine.NumDirs; d++ {
+			step := engine.Dirs[d]
+			for k := -Reach; k <= Reach; k++ {
+				if k == 0 {
+					continue
+				}
+				q := engine.Point(int(fr.p) - k*step)
+				if a.b.At(q) == engine.Wall {
+					continue
+				}
+				a.shapes[q][d] &^= 3 << (2 * slotOf(k))
+			}
+		}
+		a.applied = last
+	}
+	a.frames = a.frames[:last]
+}
+
+// apply applies the pending moves one by one, oldest first. A move's
+// changes (Board.ChangesOf) hold each cell's state before it; its state
+// after is the state before the next pending move that changed it, or the
+// board's now, so the threat rows are found newest first (prepare).
+func (a *Acc) apply() {
+	first, last := a.applied, len(a.frames)-1
+	if first > last {
+		return
+	}
+	if first < last {
+		a.prepare(first, last)
+	}
+	for i := first; i <= last; i++ {
+		a.applyFrame(i, i == last)
+	}
+	a.applied = last + 1
+}
+
+// prepare lists the threat row changes of frames first..last-1 and marks
+// the cells that frames first..last occupy. The last frame needs neither:
+// its cells' states after it are the board's.
+func (a *Acc) prepare(first, last int) {
 	b := a.b
-	p, c := b.LastMove()
-	a.frames = append(a.frames, frame{p: p, c: c, log: len(a.log), pool: a.pool})
-	a.nextGen()
+	a.nextGen++
+	if a.nextGen == 0 {
+		clear(a.nextAt[:])
+		clear(a.playAt[:])
+		a.nextGen = 1
+	}
+	g := a.nextGen
+	a.rows = a.rows[:0]
+	for i := last; i >= first; i-- {
+		fr := &a.frames[i]
+		a.playAt[fr.p], a.played[fr.p] = g, int32(i)
+		changes := b.ChangesOf(int(fr.idx))
+		if i == last {
+			a.setNext(changes, g)
+			continue
+		}
+		fr.rows = int32(len(a.rows))
+		a.nextStamp()
+		for _, ch := range changes[1:] {
+			q := ch.Point()
+			if a.stamp[q] == a.gen {
+				continue // a later entry of the cell
+			}
+			a.stamp[q] = a.gen
+			old, nw := ch.Old(), b.State(q)
+			if a.nextAt[q] == g {
+				nw = a.next[q]
+			}
+			ob, ow := old.Threat(engine.Black), old.Threat(engine.White)
+			nb, nwt := nw.Threat(engine.Black), nw.Threat(engine.White)
+			if ob != nb || ow != nwt {
+				a.rows = append(a.rows, rowChange{q: q, add: uint16(threatIndex(nb, nwt)), sub: uint16(threatIndex(ob, ow))})
+			}
+		}
+		fr.rowN = int32(len(a.rows)) - fr.rows
+		a.setNext(changes, g)
+	}
+}
+
+// setNext records the states before a move as the states after the one
+// before it: newest entry first, so that each cell's first entry is kept.
+func (a *Acc) setNext(changes []engine.Change, g uint32) {
+	for j := len(changes) - 1; j >= 0; j-- {
+		q := changes[j].Point()
+		a.next[q], a.nextAt[q] = changes[j].Old(), g
+	}
+}
+
+// threatRow changes cell q's threat row from state old's to state nw's.
+func (a *Acc) threatRow(q engine.Point, old, nw engine.CellState) {
+	ob, ow := old.Threat(engine.Black), old.Threat(engine.White)
+	nb, nwt := nw.Threat(engine.Black), nw.Threat(engine.White)
+	if ob != nb || ow != nwt {
+		addSub(&a.z[q], &a.n.q.t[threatIndex(nb, nwt)], &a.n.q.t[threatIndex(ob, ow)])
+	}
+}
+
+// applyFrame applies frame i: the last pending one (last), whose threat
+// rows go to the board's states, or one whose rows prepare listed.
+func (a *Acc) applyFrame(i int, last bool) {
+	b := a.b
+	fr := &a.frames[i]
+	fr.log, fr.pool = len(a.log), a.pool
+	p, c := fr.p, fr.c
+	a.nextStamp()
 	start := len(a.log)
-	changes := b.LastChanges()
-	for _, ch := range changes[1:] {
+	for _, ch := range b.ChangesOf(int(fr.idx))[1:] {
 		a.touch(ch.Point())
 	}
 	for d := 0; d < engine.NumDirs; d++ {
@@ -137,31 +282,32 @@ func (a *Acc) Push() {
 			addSub(&a.z[q], &a.n.q.e[shapeIndex[nw]], &a.n.q.e[shapeIndex[old]])
 		}
 	}
-	// threats: the first entry of a cell holds its state before the move
-	a.nextGen()
-	for _, ch := range changes[1:] {
-		q := ch.Point()
-		if a.stamp[q] == a.gen {
-			continue
+	if last {
+		// the first entry of a cell holds its state before the move
+		a.nextStamp()
+		for _, ch := range b.ChangesOf(int(fr.idx))[1:] {
+			if q := ch.Point(); a.stamp[q] != a.gen {
+				a.stamp[q] = a.gen
+				a.threatRow(q, ch.Old(), b.State(q))
+			}
 		}
-		a.stamp[q] = a.gen
-		old, nw := ch.Old(), b.State(q)
-		ob, ow := old.Threat(engine.Black), old.Threat(engine.White)
-		nb, nwt := nw.Threat(engine.Black), nw.Threat(engine.White)
-		if ob == nb && ow == nwt {
-			continue
+	} else {
+		for _, r := range a.rows[fr.rows : fr.rows+fr.rowN] {
+			addSub(&a.z[r.q], &a.n.q.t[r.add], &a.n.q.t[r.sub])
 		}
-		addSub(&a.z[q], &a.n.q.t[threatIndex(nb, nwt)], &a.n.q.t[threatIndex(ob, ow)])
 	}
-	// the played cell leaves the pool; the touched empty cells change in
+	// the played cell leaves the pool; the touched cells still empty after
+	// this move (empty now, or occupied by a later pending one) change in
 	// it: their changes are summed in int16 (at most 41 cells of ±QA,
 	// within range) and widened once
 	var dw [F / 4]uint64 // 8-byte aligned
 	d := (*[F]int16)(unsafe.Pointer(&dw))
 	clampDelta(d, &a.z[p], zeroRow)
-	for i := start; i < len(a.log); i++ {
-		e := &a.log[i]
-		if q := e.p; b.At(q) == engine.Empty {
+	g := a.nextGen
+	for j := start; j < len(a.log); j++ {
+		e := &a.log[j]
+		q := e.p
+		if b.At(q) == engine.Empty || !last && a.playAt[q] == g && int(a.played[q]) > i {
 			clampDelta(d, &e.z, &a.z[q])
 		}
 	}
@@ -170,30 +316,6 @@ func (a *Acc) Push() {
 
 // zeroRow is an 8-byte aligned row of zeros.
 var zeroRow = (*[F]int16)(unsafe.Pointer(&[F / 4]uint64{}))
-
-// Pop takes back the last Push (call it with Board.Undo, before or after).
-func (a *Acc) Pop() {
-	fr := a.frames[len(a.frames)-1]
-	a.frames = a.frames[:len(a.frames)-1]
-	for _, e := range a.log[fr.log:] {
-		a.z[e.p] = e.z
-	}
-	a.log = a.log[:fr.log]
-	a.pool = fr.pool
-	for d := 0; d < engine.NumDirs; d++ {
-		step := engine.Dirs[d]
-		for k := -Reach; k <= Reach; k++ {
-			if k == 0 {
-				continue
-			}
-			q := engine.Point(int(fr.p) - k*step)
-			if a.b.At(q) == engine.Wall {
-				continue
-			}
-			a.shapes[q][d] &^= 3 << (2 * slotOf(k))
-		}
-	}
-}
 
 // pooled returns the pooled features as the value head reads them.
 func (a *Acc) pooled() [F]float32 {
@@ -206,12 +328,14 @@ func (a *Acc) pooled() [F]float32 {
 
 // WDL returns the win, draw and loss probabilities of side c to move.
 func (a *Acc) WDL(c engine.Color) [3]float32 {
+	a.apply()
 	x := a.pooled()
 	return a.n.Value(c, &x)
 }
 
 // Policy returns the policy logit of side c playing the empty cell p.
 func (a *Acc) Policy(c engine.Color, p engine.Point) float32 {
+	a.apply()
 	wp := a.n.heads[persp(c)].WP
 	var lg float32
 	for j, v := range &a.z[p] {

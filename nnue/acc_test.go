@@ -72,6 +72,7 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 				checks := 0
 				randomGame(t, b, rng, 60, a, func() {
 					checks++
+					a.apply()
 					fresh := NewAcc(n, b.Clone())
 					if a.pool != fresh.pool {
 						t.Fatalf("%v %dx%d game %d after %d stones: pools differ", r, size, size, g, b.Stones())
@@ -93,6 +94,96 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLazyBatches walks random lines of play forward and back (up to 40
+// stones deep, in every rule, on boards of 15 and 7) and evaluates only now
+// and then, so that apply takes batches of several moves and Pop takes back
+// applied batches, partly applied ones and pending moves; whenever it
+// evaluates, the empty cells' z, the shapes and the pool must equal a
+// recomputation, and the value must be the same bits.
+func TestLazyBatches(t *testing.T) {
+	for r := engine.Rule(0); r < engine.NumRules; r++ {
+		for _, size := range []int{15, 7} {
+			n := noisyNet(r, uint64(r)+21)
+			rng := rand.New(rand.NewPCG(uint64(size)+5, uint64(r)))
+			b, err := engine.NewBoard(size, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := NewAcc(n, b)
+			checks, longest := 0, 0
+			for step := 0; step < 3000; step++ {
+				c := engine.Color(1 + b.Stones()%2)
+				forward := b.Stones() == 0 || (b.Stones() < 40 && !b.LastMoveWon() && !b.Full() && rng.IntN(5) < 3)
+				if forward {
+					p := engine.PointAt(rng.IntN(size), rng.IntN(size))
+					if b.At(p) != engine.Empty || !b.Legal(c, p) {
+						continue
+					}
+					b.Play(p, c)
+					a.Push()
+				} else {
+					b.Undo()
+					a.Pop()
+				}
+				if rng.IntN(4) != 0 {
+					continue
+				}
+				longest = max(longest, len(a.frames)-a.applied)
+				got := a.WDL(engine.Black)
+				checks++
+				fresh := NewAcc(n, b.Clone())
+				if want := fresh.WDL(engine.Black); got != want || a.pool != fresh.pool {
+					t.Fatalf("%v %dx%d step %d, %d stones: value %v, recomputed %v", r, size, size, step, b.Stones(), got, want)
+				}
+				for p := range engine.Point(engine.NumCells) {
+					if !b.OnBoard(p) {
+						continue
+					}
+					if b.At(p) == engine.Empty && a.z[p] != fresh.z[p] {
+						t.Fatalf("%v %dx%d step %d: z of %v differs", r, size, size, step, p)
+					}
+					if a.shapes[p] != fresh.shapes[p] {
+						t.Fatalf("%v %dx%d step %d: shapes of %v differ", r, size, size, step, p)
+					}
+				}
+			}
+			if checks < 300 || longest < 4 {
+				t.Fatalf("%v %dx%d: %d checks, longest batch %d", r, size, size, checks, longest)
+			}
+		}
+	}
+}
+
+// TestLazyLongBatch applies 200 pending moves at once, with every cell's z
+// saturated at QA, so that the pool's change (200·QA) passes int16's
+// range: the pool must come out as recomputed, 25 empty cells at QA.
+func TestLazyLongBatch(t *testing.T) {
+	n := New(engine.Freestyle, 3)
+	clear(n.tables.E)
+	clear(n.tables.T)
+	for j := range n.tables.B0 {
+		n.tables.B0[j] = 2
+	}
+	n.Quantize()
+	b, _ := engine.NewBoard(15, engine.Freestyle)
+	a := NewAcc(n, b)
+	rng := rand.New(rand.NewPCG(4, 4))
+	for b.Stones() < 200 {
+		p := engine.PointAt(rng.IntN(15), rng.IntN(15))
+		if b.At(p) == engine.Empty {
+			b.Play(p, engine.Color(1+b.Stones()%2))
+			a.Push()
+		}
+	}
+	a.apply()
+	if fresh := NewAcc(n, b.Clone()); a.pool != fresh.pool {
+		t.Fatalf("pool after one batch of 200 moves %v, recomputed %v", a.pool[:4], fresh.pool[:4])
+	}
+	if a.pool[0] != 25*QA {
+		t.Fatalf("pool %d, want %d (25 empty cells at QA)", a.pool[0], 25*QA)
 	}
 }
 
