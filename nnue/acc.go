@@ -16,7 +16,7 @@ import (
 // the move, and the next WDL or Policy applies the moves pushed since
 // (apply), each as it would have been applied at once. A search discards
 // many moves unevaluated (a table cut, a five, a win found; on bench's
-// renju middle game alpha-beta took back 51% of the moves it pushed before
+// renju middle game alpha-beta took back 22% of the moves it pushed before
 // any evaluation), and Pop of a move not yet applied costs nothing.
 // Applying a move touches only the cells whose shapes or threats it changed
 // (at most 41) and allocates nothing once the logs have grown to the game's
