@@ -33,7 +33,7 @@ func trainCommand(stdin io.Reader) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "write the network to `FILE`"},
-			&cli.StringFlag{Name: "init", Usage: "start from the network `FILE` (default: random, from --seed)"},
+			&cli.StringFlag{Name: "init", Usage: "start from the network `FILE` of --rule, or under standard of freestyle and the other way round (default: random, from --seed)"},
 			&cli.IntFlag{Name: "epochs", Value: train.DefaultConfig().Epochs, Usage: "most passes over the training samples"},
 			&cli.IntFlag{Name: "patience", Value: train.DefaultConfig().Patience, Usage: "epochs without a better validation loss before stopping"},
 			&cli.Float64Flag{Name: "decay", Value: train.DefaultConfig().Decay, Usage: "after an epoch that does not lower the best validation loss by --min-delta, go back to the best epoch and multiply the step size by this, above 0 and at most 1 (1: neither)"},
@@ -70,6 +70,22 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 			!(cfg.Lambda >= 0 && cfg.Lambda <= 1) || !(cfg.PolicyWeight >= 0) || c.Int("val-every") < 2 {
 			return usagef("--epochs, --patience, --batch, --jobs at least 1, --lr above 0, --decay above 0 and at most 1, --min-delta and --weight-decay not negative, --lambda in 0..1, --policy-weight not negative, --val-every at least 2")
 		}
+		net := nnue.New(rule, cfg.Seed)
+		if name := c.String("init"); name != "" {
+			f, err := os.Open(name)
+			if err != nil {
+				return err
+			}
+			net, err = nnue.Read(f)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if net.Rule != rule && !(fiveOrMore(net.Rule) && fiveOrMore(rule)) {
+				return usagef("--init %s is a %v network, not %v", name, net.Rule, rule)
+			}
+			net.Rule = rule
+		}
 		out := c.App.Writer
 		var games []train.Game
 		var all [][]byte
@@ -93,21 +109,6 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 		}
 		fmt.Fprintf(out, "%s: %d games (%d black wins, %d white), %d training and %d validation samples, %d duplicate positions skipped\n",
 			rule, ds.Games(), ds.BlackWins, ds.WhiteWins, ds.NumTrain(), ds.NumVal(), ds.Duplicates)
-		net := nnue.New(rule, cfg.Seed)
-		if name := c.String("init"); name != "" {
-			f, err := os.Open(name)
-			if err != nil {
-				return err
-			}
-			net, err = nnue.Read(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			if net.Rule != rule {
-				return usagef("--init %s is a %v network, not %v", name, net.Rule, rule)
-			}
-		}
 		f, err := createOutput(c.String("out"), c.Args().Slice())
 		if err != nil {
 			return err
@@ -160,3 +161,9 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 		return nil
 	}
 }
+
+// fiveOrMore reports whether r is freestyle or standard, whose networks
+// read the same inputs in the same colours (the board's threat classes,
+// one of the inputs, follow the rule), so that train --init may start one
+// from the other.
+func fiveOrMore(r engine.Rule) bool { return r == engine.Freestyle || r == engine.Standard }

@@ -59,6 +59,27 @@ func TestTrainThenPlay(t *testing.T) {
 	if code, _, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", filepath.Join(dir, "x.nnue"), "--lambda", "2", games); code != exitUsage {
 		t.Errorf("train --lambda 2: exit %d, %q", code, errOut)
 	}
+	// a standard network started from the freestyle one; renju may not be
+	std := filepath.Join(dir, "std.jsonl")
+	if code, o, errOut := gomoku(t, "", "selfplay", "--rule", "standard", "--games", "4", "--time", "5ms", "--out", std); code != exitOK {
+		t.Fatalf("selfplay --rule standard: exit %d: %s%s", code, o, errOut)
+	}
+	stdNet := filepath.Join(dir, "std.nnue")
+	if code, out, errOut = gomoku(t, "", "train", "--rule", "standard", "--init", net, "--epochs", "1", "--val-every", "2", "--out", stdNet, std); code != exitOK {
+		t.Fatalf("train --rule standard --init (freestyle): exit %d: %s%s", code, out, errOut)
+	}
+	if f, err := os.Open(stdNet); err != nil {
+		t.Error(err)
+	} else {
+		n, err := nnue.Read(f)
+		f.Close()
+		if err != nil || n.Rule != engine.Standard {
+			t.Errorf("standard network from freestyle's: %v, %v", err, n)
+		}
+	}
+	if code, _, errOut = gomoku(t, "", "train", "--rule", "renju", "--init", net, "--out", filepath.Join(dir, "rj.nnue"), games); code != exitUsage || !strings.Contains(errOut, "is a freestyle network") {
+		t.Errorf("train --rule renju --init (freestyle): exit %d, %q", code, errOut)
+	}
 }
 
 // TestSelfplayShards: the shards of a self-play run play its games
