@@ -220,14 +220,12 @@ func (a *Acc) prepare(first, last int) {
 				continue // a later entry of the cell
 			}
 			a.stamp[q] = a.gen
-			old, nw := ch.Old(), b.State(q)
+			nw := b.State(q)
 			if a.nextAt[q] == g {
 				nw = a.next[q]
 			}
-			ob, ow := old.Threat(engine.Black), old.Threat(engine.White)
-			nb, nwt := nw.Threat(engine.Black), nw.Threat(engine.White)
-			if ob != nb || ow != nwt {
-				a.rows = append(a.rows, rowChange{q: q, add: uint16(threatIndex(nb, nwt)), sub: uint16(threatIndex(ob, ow))})
+			if add, sub, ok := threatRows(ch.Old(), nw); ok {
+				a.rows = append(a.rows, rowChange{q: q, add: uint16(add), sub: uint16(sub)})
 			}
 		}
 		fr.rowN = int32(len(a.rows)) - fr.rows
@@ -244,13 +242,12 @@ func (a *Acc) setNext(changes []engine.Change, g uint32) {
 	}
 }
 
-// threatRow changes cell q's threat row from state old's to state nw's.
-func (a *Acc) threatRow(q engine.Point, old, nw engine.CellState) {
+// threatRows returns the threat rows of cell states nw (add) and old (sub),
+// and whether they differ.
+func threatRows(old, nw engine.CellState) (add, sub int, ok bool) {
 	ob, ow := old.Threat(engine.Black), old.Threat(engine.White)
 	nb, nwt := nw.Threat(engine.Black), nw.Threat(engine.White)
-	if ob != nb || ow != nwt {
-		addSub(&a.z[q], &a.n.q.t[threatIndex(nb, nwt)], &a.n.q.t[threatIndex(ob, ow)])
-	}
+	return threatIndex(nb, nwt), threatIndex(ob, ow), ob != nb || ow != nwt
 }
 
 // applyFrame applies frame i: the last pending one (last), whose threat
@@ -288,7 +285,9 @@ func (a *Acc) applyFrame(i int, last bool) {
 		for _, ch := range b.ChangesOf(int(fr.idx))[1:] {
 			if q := ch.Point(); a.stamp[q] != a.gen {
 				a.stamp[q] = a.gen
-				a.threatRow(q, ch.Old(), b.State(q))
+				if add, sub, ok := threatRows(ch.Old(), b.State(q)); ok {
+					addSub(&a.z[q], &a.n.q.t[add], &a.n.q.t[sub])
+				}
 			}
 		}
 	} else {
