@@ -38,8 +38,7 @@ func (b *Board) LastChanges() []Change {
 	if len(b.history) == 0 {
 		return nil
 	}
-	from := int(b.history[len(b.history)-1].log)
-	return b.undoLog[from:b.logLen]
+	return b.ChangesOf(len(b.history) - 1)
 }
 
 // ChangesOf returns the changes of the i-th move of the history (0 ≤ i <

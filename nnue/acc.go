@@ -34,15 +34,15 @@ type Acc struct {
 	// applied counts the frames whose moves are in z, shapes and pool; the
 	// frames after it are pending
 	applied int
-	// apply's scratch: the state of each cell after the frame being
-	// prepared (valid where nextAt is nextGen), the frame that occupies a
-	// cell (where playAt is nextGen), and the threat rows to change, by
+	// prepare's scratch: the state of each cell after the frame being
+	// prepared (valid where nextAt is prepGen), the frame that occupies a
+	// cell (where playAt is prepGen), and the threat rows to change, by
 	// frame
 	next    [engine.NumCells]engine.CellState
 	nextAt  [engine.NumCells]uint32
 	playAt  [engine.NumCells]uint32
 	played  [engine.NumCells]int32
-	nextGen uint32
+	prepGen uint32
 	rows    []rowChange
 }
 
@@ -66,7 +66,7 @@ type frame struct {
 	p          engine.Point
 	c          engine.Color
 	idx        int32 // the move's index in the board's history
-	rows, rowN int32 // its threat row changes, Acc.rows[rows:rows+rowN], while pending
+	rows, rowN int32 // its threat row changes, Acc.rows[rows:rows+rowN], from prepare for applyFrame
 	log        int
 	pool       [F]int32
 }
@@ -182,36 +182,29 @@ func (a *Acc) apply() {
 	if first > last {
 		return
 	}
-	if first < last {
-		a.prepare(first, last)
-	}
+	a.prepare(first, last)
 	for i := first; i <= last; i++ {
-		a.applyFrame(i, i == last)
+		a.applyFrame(i)
 	}
 	a.applied = last + 1
 }
 
-// prepare lists the threat row changes of frames first..last-1 and marks
-// the cells that frames first..last occupy. The last frame needs neither:
-// its cells' states after it are the board's.
+// prepare lists the threat row changes of frames first..last and marks
+// the cells they occupy.
 func (a *Acc) prepare(first, last int) {
 	b := a.b
-	a.nextGen++
-	if a.nextGen == 0 {
+	a.prepGen++
+	if a.prepGen == 0 {
 		clear(a.nextAt[:])
 		clear(a.playAt[:])
-		a.nextGen = 1
+		a.prepGen = 1
 	}
-	g := a.nextGen
+	g := a.prepGen
 	a.rows = a.rows[:0]
 	for i := last; i >= first; i-- {
 		fr := &a.frames[i]
 		a.playAt[fr.p], a.played[fr.p] = g, int32(i)
 		changes := b.ChangesOf(int(fr.idx))
-		if i == last {
-			a.setNext(changes, g)
-			continue
-		}
 		fr.rows = int32(len(a.rows))
 		a.nextStamp()
 		for _, ch := range changes[1:] {
@@ -229,16 +222,12 @@ func (a *Acc) prepare(first, last int) {
 			}
 		}
 		fr.rowN = int32(len(a.rows)) - fr.rows
-		a.setNext(changes, g)
-	}
-}
-
-// setNext records the states before a move as the states after the one
-// before it: newest entry first, so that each cell's first entry is kept.
-func (a *Acc) setNext(changes []engine.Change, g uint32) {
-	for j := len(changes) - 1; j >= 0; j-- {
-		q := changes[j].Point()
-		a.next[q], a.nextAt[q] = changes[j].Old(), g
+		// the states before this move are the states after the one before
+		// it: newest entry first, so that each cell's first entry is kept
+		for j := len(changes) - 1; j >= 0; j-- {
+			q := changes[j].Point()
+			a.next[q], a.nextAt[q] = changes[j].Old(), g
+		}
 	}
 }
 
@@ -250,9 +239,8 @@ func threatRows(old, nw engine.CellState) (add, sub int, ok bool) {
 	return threatIndex(nb, nwt), threatIndex(ob, ow), ob != nb || ow != nwt
 }
 
-// applyFrame applies frame i: the last pending one (last), whose threat
-// rows go to the board's states, or one whose rows prepare listed.
-func (a *Acc) applyFrame(i int, last bool) {
+// applyFrame applies frame i, whose threat rows prepare listed.
+func (a *Acc) applyFrame(i int) {
 	b := a.b
 	fr := &a.frames[i]
 	fr.log, fr.pool = len(a.log), a.pool
@@ -279,21 +267,8 @@ func (a *Acc) applyFrame(i int, last bool) {
 			addSub(&a.z[q], &a.n.q.e[shapeIndex[nw]], &a.n.q.e[shapeIndex[old]])
 		}
 	}
-	if last {
-		// the first entry of a cell holds its state before the move
-		a.nextStamp()
-		for _, ch := range b.ChangesOf(int(fr.idx))[1:] {
-			if q := ch.Point(); a.stamp[q] != a.gen {
-				a.stamp[q] = a.gen
-				if add, sub, ok := threatRows(ch.Old(), b.State(q)); ok {
-					addSub(&a.z[q], &a.n.q.t[add], &a.n.q.t[sub])
-				}
-			}
-		}
-	} else {
-		for _, r := range a.rows[fr.rows : fr.rows+fr.rowN] {
-			addSub(&a.z[r.q], &a.n.q.t[r.add], &a.n.q.t[r.sub])
-		}
+	for _, r := range a.rows[fr.rows : fr.rows+fr.rowN] {
+		addSub(&a.z[r.q], &a.n.q.t[r.add], &a.n.q.t[r.sub])
 	}
 	// the played cell leaves the pool; the touched cells still empty after
 	// this move (empty now, or occupied by a later pending one) change in
@@ -302,11 +277,11 @@ func (a *Acc) applyFrame(i int, last bool) {
 	var dw [F / 4]uint64 // 8-byte aligned
 	d := (*[F]int16)(unsafe.Pointer(&dw))
 	clampDelta(d, &a.z[p], zeroRow)
-	g := a.nextGen
+	g := a.prepGen
 	for j := start; j < len(a.log); j++ {
 		e := &a.log[j]
 		q := e.p
-		if b.At(q) == engine.Empty || !last && a.playAt[q] == g && int(a.played[q]) > i {
+		if b.At(q) == engine.Empty || a.playAt[q] == g && int(a.played[q]) > i {
 			clampDelta(d, &e.z, &a.z[q])
 		}
 	}

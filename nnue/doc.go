@@ -32,10 +32,10 @@
 //     per cell in int16 (QA = 1.0) and the pooled sums in int32; a move
 //     changes the shapes of at most 32 cells (eight along each of its four
 //     lines) and the threats of at most 40, so applying it touches only
-//     those, with no allocation. The updates are lazy, as Stockfish's are:
-//     Push records the move and the next evaluation applies the moves
-//     pending, so a move taken back unevaluated costs nothing. The heads run in float32 from the pooled
-//     sums and one cell's z. The quantized network agrees with the float
+//     those, with no allocation. The updates are lazy, as Stockfish's
+//     are: Push records the move and the next evaluation applies the
+//     moves pending, so a move taken back unevaluated costs nothing. The
+//     heads run in float32 from the pooled sums and one cell's z. The quantized network agrees with the float
 //     one within the rounding of E, T and B0 (TestQuantizedAgrees: 0.01 of
 //     win rate).
 //   - Training (package nnue/train): search distillation, as Stockfish's

@@ -84,7 +84,7 @@ func shardFromEnv(getenv func(string) string) (k, n int, err error) {
 			return 0, 0, err
 		case !ok:
 			return 0, 0, usagef("--shard auto: JOB_COMPLETION_INDEX is set but GOMOKU_SHARD_COUNT is not (set it to the Job's completions in the manifest)")
-		case count < 1 || idx >= count: // idx >= 0: num
+		case count < 1 || idx >= count: // num refuses negatives: idx >= 0
 			return 0, 0, usagef("--shard auto: JOB_COMPLETION_INDEX=%d is not in 0..%d (GOMOKU_SHARD_COUNT=%d)", idx, count-1, count)
 		}
 		return idx + 1, count, nil
