@@ -31,6 +31,9 @@ type Acc struct {
 	gen    uint32
 	log    []logEntry
 	frames []frame
+	// base is the board's number of stones at Refresh: frame i is the move
+	// of index base+i in its history
+	base int
 	// applied counts the frames whose moves are in z, shapes and pool; the
 	// frames after it are pending
 	applied int
@@ -65,7 +68,6 @@ type logEntry struct {
 type frame struct {
 	p          engine.Point
 	c          engine.Color
-	idx        int32 // the move's index in the board's history
 	rows, rowN int32 // its threat row changes, Acc.rows[rows:rows+rowN], from prepare for applyFrame
 	log        int
 	pool       [F]int32
@@ -81,7 +83,7 @@ func NewAcc(n *Net, b *engine.Board) *Acc {
 
 // Refresh recomputes everything from the board and forgets the undo log.
 func (a *Acc) Refresh() {
-	a.log, a.frames, a.applied = a.log[:0], a.frames[:0], 0
+	a.log, a.frames, a.applied, a.base = a.log[:0], a.frames[:0], 0, a.b.Stones()
 	a.pool = [F]int32{}
 	b := a.b
 	n := b.Size()
@@ -141,7 +143,7 @@ func (a *Acc) nextStamp() {
 // next WDL or Policy applies it.
 func (a *Acc) Push() {
 	p, c := a.b.LastMove()
-	a.frames = append(a.frames, frame{p: p, c: c, idx: int32(a.b.Stones() - 1)})
+	a.frames = append(a.frames, frame{p: p, c: c})
 }
 
 // Pop takes back the last Push (call it with Board.Undo, before or after):
@@ -204,7 +206,7 @@ func (a *Acc) prepare(first, last int) {
 	for i := last; i >= first; i-- {
 		fr := &a.frames[i]
 		a.playAt[fr.p], a.played[fr.p] = g, int32(i)
-		changes := b.ChangesOf(int(fr.idx))
+		changes := b.ChangesOf(a.base + i)
 		fr.rows = int32(len(a.rows))
 		a.nextStamp()
 		for _, ch := range changes[1:] {
@@ -247,7 +249,7 @@ func (a *Acc) applyFrame(i int) {
 	p, c := fr.p, fr.c
 	a.nextStamp()
 	start := len(a.log)
-	for _, ch := range b.ChangesOf(int(fr.idx))[1:] {
+	for _, ch := range b.ChangesOf(a.base + i)[1:] {
 		a.touch(ch.Point())
 	}
 	for d := 0; d < engine.NumDirs; d++ {
