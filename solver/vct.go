@@ -98,13 +98,12 @@ type VCT struct {
 	// PassThreats, with AllMoves, tests each quiet move that threatens no
 	// VCF as a threat of order 3 (passthreat.go): if a defender pass loses
 	// to a VCT, only the pass proof's relevance zone is answered move by
-	// move. Freestyle and standard only.
+	// move (under renju a wider zone: every cell near the proof's moves,
+	// as a stone of either colour can change black's forbidden points).
 	PassThreats bool
 	// passer is the pass searches' own VCT (its tables passMiB), kept
 	// between searches.
 	passer *VCT
-	// passThreats counts the last search's threats of order 3.
-	passThreats int64
 	// noSimulation turns simulation off (tests compare the two);
 	// simulated counts the children the last search proved by simulation.
 	noSimulation bool
