@@ -62,7 +62,10 @@ func browser(t *testing.T) (context.Context, *[]string) {
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.Flag("allow-file-access-from-files", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900))
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900),
+		// Chromium's singleton socket goes to TMPDIR: a directory the test
+		// removes, not /tmp
+		chromedp.Env("TMPDIR="+t.TempDir()))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelC(); cancelA() })
