@@ -123,7 +123,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	}
 	cmds := []*cli.Command{solveCommand(stdin), proveCommand(stdin), verifyCommand(stdin), showCommand(stdin), forbiddenCommand(stdin),
 		ttCommand(), benchCommand(), bestCommand(stdin), pbrainCommand(stdin), matchCommand(), analyzeCommand(stdin), bookCommand(stdin),
-		selfplayCommand(), tuneCommand(stdin), trainCommand(stdin)}
+		selfplayCommand(), labelCommand(stdin), tuneCommand(stdin), trainCommand(stdin)}
 	for _, c := range cmds {
 		c.OnUsageError = onUsage
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"

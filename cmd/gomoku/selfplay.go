@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,7 +129,7 @@ func runSelfplay(c *cli.Context) error {
 	if c.String("teacher") != "" {
 		return runTeacher(c, rule, openings, sh, out)
 	}
-	return playGames(c, sh, out, "", func() (func(g int) (train.GameLine, error), error) {
+	return playGames(c, c.Int("games"), sh, out, "games", func() (func(g int) (train.GameLine, error), error) {
 		if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
 			return nil, err // an unknown --engine
 		}
@@ -159,13 +160,14 @@ func runSelfplay(c *cli.Context) error {
 	})
 }
 
-// playGames plays the games of shard sh of --games on --jobs goroutines,
-// each with the game function that newWorker makes for it, and writes each
-// game's line to out as JSON, in the order they end, with a progress line
-// (what names the games) every ten. A game's error is reported and the
+// playGames plays the n games (or positions: `label`) of shard sh on
+// --jobs goroutines, each with the game function that newWorker makes for
+// it, and writes each one's line to out as JSON, in the order they end,
+// with a progress line (the command's name, the count, then what) every
+// ten. A game's error is reported and the
 // game skipped; newWorker's error, or one writing out, ends the run and is
 // returned. Cancelled: ctx's error, the games written so far kept.
-func playGames(c *cli.Context, sh *shard, out io.Writer, what string,
+func playGames(c *cli.Context, n int, sh *shard, out io.Writer, what string,
 	newWorker func() (func(g int) (train.GameLine, error), error)) error {
 	var mu sync.Mutex
 	next, done, skipped := 0, 0, 0
@@ -183,7 +185,7 @@ func playGames(c *cli.Context, sh *shard, out io.Writer, what string,
 			}
 			for {
 				mu.Lock()
-				if next >= c.Int("games") || firstErr != nil || c.Context.Err() != nil {
+				if next >= n || firstErr != nil || c.Context.Err() != nil {
 					mu.Unlock()
 					return
 				}
@@ -201,7 +203,7 @@ func playGames(c *cli.Context, sh *shard, out io.Writer, what string,
 				switch {
 				case err != nil:
 					skipped++
-					fmt.Fprintf(c.App.ErrWriter, "gomoku: game %d: %v (skipped)\n", g+1, err)
+					fmt.Fprintf(c.App.ErrWriter, "gomoku: %s %d: %v (skipped)\n", strings.TrimSuffix(strings.Fields(what)[0], "s"), g+1, err)
 				default:
 					data, _ := json.Marshal(line)
 					if _, werr := fmt.Fprintf(out, "%s\n", data); werr != nil && firstErr == nil {
@@ -209,7 +211,7 @@ func playGames(c *cli.Context, sh *shard, out io.Writer, what string,
 					}
 					done++
 					if done%10 == 0 {
-						fmt.Fprintf(c.App.ErrWriter, "selfplay: %d games%s, %d skipped, %.0f s\n", done, what, skipped,
+						fmt.Fprintf(c.App.ErrWriter, "%s: %d %s, %d skipped, %.0f s\n", c.Command.Name, done, what, skipped,
 							time.Since(start).Seconds())
 					}
 				}
@@ -248,7 +250,7 @@ func runTeacher(c *cli.Context, rule engine.Rule, openings [][]engine.Point, sh 
 	if err := cfg.Check(); err != nil {
 		return fmt.Errorf("--teacher: %w", err)
 	}
-	return playGames(c, sh, out, " by the teacher", func() (func(g int) (train.GameLine, error), error) {
+	return playGames(c, c.Int("games"), sh, out, "games by the teacher", func() (func(g int) (train.GameLine, error), error) {
 		return func(g int) (train.GameLine, error) {
 			pc := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
 				Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}

@@ -173,3 +173,54 @@ func TestSelfplayTeacher(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelThenTrain labels positions of a few fixture games (a bad line
+// among them reported and skipped, exit 1), checks each line is one
+// position with a legal label, trains on them, and checks the usage
+// errors.
+func TestLabelThenTrain(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join("..", "..", "nnue", "train", "testdata", "selfplay-freestyle.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	games := filepath.Join(dir, "games.jsonl")
+	os.WriteFile(games, []byte(strings.Join(lines[:6], "")+"{\"rule\": \"freestyle\", \"moves\": 7}\n"), 0o644)
+	out := filepath.Join(dir, "labelled.jsonl")
+	code, _, errOut := gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "2", "--time", "20ms", "--jobs", "2",
+		"--out", out, games)
+	if code != exitError || !strings.Contains(errOut, "games.jsonl:7:") || !strings.Contains(errOut, "label: 12 positions to search") {
+		t.Fatalf("label: exit %d: %s", code, errOut)
+	}
+	got, _ := os.ReadFile(out)
+	labelled, errs := train.ReadGames(out, got)
+	if len(errs) > 0 || len(labelled) != 12 {
+		t.Fatalf("%d lines, errors %v", len(labelled), errs)
+	}
+	for _, g := range labelled {
+		b, _ := engine.NewBoard(15, engine.Freestyle)
+		for i, m := range g.Moves {
+			if i == g.Opening && !b.Legal(engine.Color(1+i%2), m) {
+				t.Errorf("label %v is not legal", m)
+			}
+			if err := b.Put(m, engine.Color(1+i%2)); err != nil {
+				t.Fatalf("move %d: %v", i+1, err)
+			}
+		}
+		if g.Opening != len(g.Moves)-1 {
+			t.Errorf("opening %d of %d moves", g.Opening, len(g.Moves))
+		}
+	}
+	code, trainOut, errOut := gomoku(t, "", "train", "--rule", "freestyle", "--out", filepath.Join(dir, "l.nnue"), "--epochs", "1",
+		"--val-every", "4", out)
+	if code != exitOK || !strings.Contains(trainOut, "12 games") {
+		t.Errorf("train on the labels: exit %d: %s%s", code, trainOut, errOut)
+	}
+	if code, _, _ := gomoku(t, "", "label", "--rule", "freestyle", "--out", games, games); code != exitUsage {
+		t.Errorf("--out an input: exit %d", code)
+	}
+	if code, _, _ := gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "0", games); code != exitUsage {
+		t.Errorf("--per-game 0: exit %d", code)
+	}
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"gomoku/cmd/internal/label"
+	"gomoku/engine"
+	"gomoku/nnue/train"
+	"gomoku/solver"
+	"gomoku/solver/play"
+)
+
+func labelCommand(stdin io.Reader) *cli.Command {
+	return &cli.Command{
+		Name:      "label",
+		Usage:     "search positions of self-play games again, deeper, and write them as training lines for `gomoku train`",
+		ArgsUsage: "GAMES... (selfplay's JSON Lines; - for standard input)",
+		Description: "Search distillation with deeper labels: from each game of --rule, --per-game undecided positions (after\n" +
+			"the opening and random plies, no five-point on the board, the game's own value within 0.02..0.98) are\n" +
+			"drawn at random (--seed), and each is searched as `best` does (the win and defence checks, then the\n" +
+			"search) for --time. Each position is written as one line in selfplay's format: the moves up to it, then\n" +
+			"the search's best move (train's policy target), \"opening\" at the position (so that train takes that\n" +
+			"position alone), its value the search's win rate for the side to move, the result the game's. Lines\n" +
+			"are appended to --out as they are done, so an interrupted run keeps them; a bad game line is reported\n" +
+			"and skipped.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
+			&cli.IntFlag{Name: "per-game", Value: 4, Usage: "positions drawn from each game, at most"},
+			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Value: 200 * time.Millisecond, Usage: "time per position, the checks included"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the positions drawn"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "positions searched at once"},
+			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab or mcts"},
+			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
+			evalFlag(), netFlag(),
+			searchParamsFlag(),
+			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per job, MiB"},
+			&cli.StringFlag{Name: "out", Usage: "append the lines to `FILE` (default: standard output)"},
+			&cli.StringFlag{Name: "shard", Usage: "label only shard `k/n` of the positions (position i when i is k-1 modulo n, in the order drawn); auto: the shard a Kubernetes Indexed Job or a Slurm array runs"},
+		},
+		Action: runLabel(stdin),
+	}
+}
+
+// labelJob is one position to search: a game and the ply before which it
+// stands.
+type labelJob struct {
+	g   *train.Game
+	ply int
+}
+
+func runLabel(stdin io.Reader) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		rule, err := engine.ParseRule(c.String("rule"))
+		if err != nil {
+			return usageError{err}
+		}
+		if c.NArg() == 0 {
+			return usagef("no input: name one or more files of selfplay games")
+		}
+		if c.Int("per-game") < 1 || c.Int("jobs") < 1 || c.Duration("time") <= 0 || c.Int("memory") < 1 {
+			return usagef("--per-game, --jobs, --time and --memory must be positive")
+		}
+		if err := checkMemory(c.Int("memory") * c.Int("jobs")); err != nil {
+			return usagef("--memory %d MiB × --jobs %d: %v", c.Int("memory"), c.Int("jobs"), err)
+		}
+		if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
+			return err // an unknown --engine
+		}
+		weights, err := loadWeights(c)
+		if err != nil {
+			return err
+		}
+		params, err := loadSearchParams(c)
+		if err != nil {
+			return err
+		}
+		sh, err := parseShard(c.String("shard"), os.Getenv)
+		if err != nil {
+			return err
+		}
+		rnd := rand.New(rand.NewPCG(c.Uint64("seed"), 0))
+		var jobs []labelJob
+		failed := 0
+		for _, name := range c.Args().Slice() {
+			if o := c.String("out"); o != "" && name != "-" && sameFile(name, o) {
+				return usagef("--out %s is an input: write the lines elsewhere", o)
+			}
+			data, err := readSource(name, stdin)
+			if err != nil {
+				return err
+			}
+			games, errs := train.ReadGames(name, data)
+			for _, e := range errs {
+				fmt.Fprintf(c.App.ErrWriter, "gomoku: %v (skipped)\n", e)
+			}
+			failed += len(errs)
+			for i := range games {
+				g := &games[i]
+				if g.Rule != rule {
+					continue
+				}
+				plies, err := label.Pick(*g, c.Int("per-game"), rnd)
+				if err != nil {
+					fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: game %d: %v (skipped)\n", name, i+1, err)
+					failed++
+					continue
+				}
+				for _, p := range plies {
+					jobs = append(jobs, labelJob{g, p})
+				}
+			}
+		}
+		fmt.Fprintf(c.App.ErrWriter, "label: %d positions to search, %v each\n", len(jobs), c.Duration("time"))
+		var out io.Writer = c.App.Writer
+		if name := c.String("out"); name != "" {
+			f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			out = f
+		}
+		lim := solver.Limits{Time: c.Duration("time")}
+		err = playGames(c, len(jobs), sh, out, "positions labelled", func() (func(g int) (train.GameLine, error), error) {
+			searcher, _ := newSearcher(c.String("engine"), 1, c.Int("memory")/2)
+			setWeights(searcher, weights)
+			setParams(searcher, params)
+			p := play.Player{Solver: solver.NewSolver(max(8, c.Int("memory")/2)), Searcher: searcher}
+			return func(i int) (train.GameLine, error) {
+				return label.Position(c.Context, *jobs[i].g, jobs[i].ply, p, lim)
+			}, nil
+		})
+		if err != nil {
+			return err
+		}
+		if failed > 0 {
+			return fmt.Errorf("%d game line(s) failed: %w", failed, errRecords)
+		}
+		return nil
+	}
+}
