@@ -29,20 +29,16 @@ func labelCommand(stdin io.Reader) *cli.Command {
 			"position alone), its value the search's win rate for the side to move, the result the game's. Lines\n" +
 			"are appended to --out as they are done, so an interrupted run keeps them; a bad game line is reported\n" +
 			"and skipped.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
 			&cli.IntFlag{Name: "per-game", Value: 4, Usage: "positions drawn from each game, at most"},
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Value: 200 * time.Millisecond, Usage: "time per position, the checks included"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the positions drawn"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "positions searched at once"},
-			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab or mcts"},
-			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
-			evalFlag(), netFlag(),
-			searchParamsFlag(),
 			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per job, MiB"},
 			&cli.StringFlag{Name: "out", Usage: "append the lines to `FILE` (default: standard output)"},
 			&cli.StringFlag{Name: "shard", Usage: "label only shard `k/n` of the positions (position i when i is k-1 modulo n, in the order drawn); auto: the shard a Kubernetes Indexed Job or a Slurm array runs"},
-		},
+		}, searchSetupFlags()...),
 		Action: runLabel(stdin),
 	}
 }
@@ -69,14 +65,7 @@ func runLabel(stdin io.Reader) cli.ActionFunc {
 		if err := checkMemory(c.Int("memory") * c.Int("jobs")); err != nil {
 			return usagef("--memory %d MiB × --jobs %d: %v", c.Int("memory"), c.Int("jobs"), err)
 		}
-		if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
-			return err // an unknown --engine
-		}
-		weights, err := loadWeights(c)
-		if err != nil {
-			return err
-		}
-		params, err := loadSearchParams(c)
+		setup, err := loadSearchSetup(c)
 		if err != nil {
 			return err
 		}
@@ -128,10 +117,7 @@ func runLabel(stdin io.Reader) cli.ActionFunc {
 		}
 		lim := solver.Limits{Time: c.Duration("time")}
 		err = playGames(c, len(jobs), sh, out, "positions labelled", func() (func(g int) (train.GameLine, error), error) {
-			searcher, _ := newSearcher(c.String("engine"), 1, c.Int("memory")/2)
-			setWeights(searcher, weights)
-			setParams(searcher, params)
-			p := play.Player{Solver: solver.NewSolver(max(8, c.Int("memory")/2)), Searcher: searcher}
+			p := play.Player{Solver: solver.NewSolver(max(8, c.Int("memory")/2)), Searcher: setup.searcher(c.Int("memory") / 2)}
 			return func(i int) (train.GameLine, error) {
 				return label.Position(c.Context, *jobs[i].g, jobs[i].ply, p, lim)
 			}, nil

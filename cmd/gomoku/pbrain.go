@@ -35,14 +35,7 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			searchParamsFlag(),
 		}, bookPlayFlags()...),
 		Action: func(c *cli.Context) error {
-			if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
-				return err
-			}
-			weights, err := loadWeights(c)
-			if err != nil {
-				return err
-			}
-			params, err := loadSearchParams(c)
+			setup, err := loadSearchSetup(c)
 			if err != nil {
 				return err
 			}
@@ -51,7 +44,7 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 				return err
 			}
 			defer bp.Close()
-			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: c.String("engine"), weights: weights, params: params, book: bp}, gomocup.Options{
+			br := gomocup.NewBrain(c.App.Writer, &brainEngine{name: setup.engine, weights: setup.weights, params: setup.params, book: bp}, gomocup.Options{
 				TurnTime: c.Duration("turn-time"),
 				About:    fmt.Sprintf(`name="gomoku", version="%s", author="the gomoku authors", country="", www="", email=""`, version),
 				Settings: gomocup.Settings{MemoryMiB: solver.DefaultMemoryMiB, Threads: c.Int("threads")},

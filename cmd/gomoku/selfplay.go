@@ -37,7 +37,7 @@ func selfplayCommand() *cli.Command {
 			"With --teacher another Gomocup brain plays both sides from the same start positions, and \"values\" are\n" +
 			"what it reported before each move (Rapfi's \"Eval\" over --teacher-scale, or a brain's win rate); a game\n" +
 			"it does not finish on the board (a crash, a timeout, an illegal move) is reported and skipped.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Value: "renju", Usage: "rule: freestyle, standard or renju"},
 			&cli.IntFlag{Name: "size", Value: engine.DefaultSize, Usage: "board size"},
 			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games to play"},
@@ -48,16 +48,12 @@ func selfplayCommand() *cli.Command {
 			&cli.Float64Flag{Name: "explore-margin", Value: 0.05, Usage: "win rate below the best a picked move may be"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random moves (with --jobs 1 and --nodes, a run repeats)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "games played at once"},
-			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab or mcts"},
-			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
-			evalFlag(), netFlag(),
-			searchParamsFlag(),
 			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per game, MiB"},
 			&cli.StringFlag{Name: "out", Usage: "append the games to `FILE` (default: standard output)"},
 			&cli.StringFlag{Name: "teacher", Usage: "a Gomocup brain's command line (`CMD ARGS`, quotes as in a shell) that plays both sides instead of this engine, each move labelled with the value the brain reports (Rapfi's \"Eval\" MESSAGE lines); --time is its time per move, one thread, --memory its INFO max_memory"},
 			&cli.Float64Flag{Name: "teacher-scale", Value: teacher.DefaultScale, Usage: "--teacher's evaluation units per logistic unit: its win rate is 1/(1+exp(-eval/SCALE)) (Rapfi's classical evaluation: 250)"},
 			&cli.StringFlag{Name: "shard", Usage: "play only shard `k/n` of the --games (game i when i is k-1 modulo n; each game's opening and seed follow from i, so the shards of a run together play the run's games); auto: the shard a Kubernetes Indexed Job or a Slurm array runs"},
-		},
+		}, searchSetupFlags()...),
 		Action: runSelfplay,
 	}
 }
@@ -77,11 +73,7 @@ func runSelfplay(c *cli.Context) error {
 	if c.Int("memory") < 1 {
 		return usagef("--memory %d: want at least 1 MiB", c.Int("memory"))
 	}
-	weights, err := loadWeights(c)
-	if err != nil {
-		return err
-	}
-	params, err := loadSearchParams(c)
+	setup, err := loadSearchSetup(c)
 	if err != nil {
 		return err
 	}
@@ -130,14 +122,9 @@ func runSelfplay(c *cli.Context) error {
 		return runTeacher(c, rule, openings, sh, out)
 	}
 	return playGames(c, c.Int("games"), sh, out, "games", func() (func(g int) (train.GameLine, error), error) {
-		if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
-			return nil, err // an unknown --engine
-		}
 		slv := solver.NewSolver(max(8, c.Int("memory")/2))
 		return func(g int) (train.GameLine, error) {
-			searcher, _ := newSearcher(c.String("engine"), 1, c.Int("memory")/2) // a fresh table each game
-			setWeights(searcher, weights)
-			setParams(searcher, params)
+			searcher := setup.searcher(c.Int("memory") / 2) // a fresh table each game
 			cfg := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
 				Time: c.Duration("time"), Explore: c.Int("explore"), ExploreMargin: c.Float64("explore-margin"),
 				Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
@@ -384,4 +371,50 @@ func setWeights(s play.Searcher, w *play.Weights) {
 	case *play.MCTS:
 		s.Weights = w
 	}
+}
+
+// searchSetup is what --engine, --weights, --eval, --net and
+// --search-params ask of a best-move searcher: its name, the evaluation
+// weights (nil: the built-in tables) and alpha-beta's parameters (nil:
+// the defaults).
+type searchSetup struct {
+	engine  string
+	weights *play.Weights
+	params  *play.ABParams
+}
+
+// searchSetupFlags are those flags.
+func searchSetupFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab or mcts"},
+		&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
+		evalFlag(), netFlag(),
+		searchParamsFlag(),
+	}
+}
+
+// loadSearchSetup reads those flags. Errors: usage errors (an unknown
+// --engine or evaluation), unreadable or malformed files.
+func loadSearchSetup(c *cli.Context) (searchSetup, error) {
+	if _, err := newSearcher(c.String("engine"), 1, 1); err != nil {
+		return searchSetup{}, err
+	}
+	weights, err := loadWeights(c)
+	if err != nil {
+		return searchSetup{}, err
+	}
+	params, err := loadSearchParams(c)
+	if err != nil {
+		return searchSetup{}, err
+	}
+	return searchSetup{c.String("engine"), weights, params}, nil
+}
+
+// searcher returns a new one-thread searcher of s whose tables take about
+// mib MiB.
+func (s searchSetup) searcher(mib int) play.Searcher {
+	searcher, _ := newSearcher(s.engine, 1, mib) // the name was checked
+	setWeights(searcher, s.weights)
+	setParams(searcher, s.params)
+	return searcher
 }
