@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -27,8 +32,9 @@ func labelCommand(stdin io.Reader) *cli.Command {
 			"search) for --time. Each position is written as one line in selfplay's format: the moves up to it, then\n" +
 			"the search's best move (train's policy target), \"opening\" at the position (so that train takes that\n" +
 			"position alone), its value the search's win rate for the side to move, the result the game's. Lines\n" +
-			"are appended to --out as they are done, so an interrupted run keeps them; a bad game line is reported\n" +
-			"and skipped.",
+			"are appended to --out as they are done, so an interrupted run keeps them, and a rerun with the same\n" +
+			"inputs, --seed and --per-game skips the positions --out already holds (a last line cut short by a kill\n" +
+			"is cut off first); a bad game line is reported and skipped.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
 			&cli.IntFlag{Name: "per-game", Value: 4, Usage: "positions drawn from each game, at most"},
@@ -48,6 +54,44 @@ func labelCommand(stdin io.Reader) *cli.Command {
 type labelJob struct {
 	g   *train.Game
 	ply int
+}
+
+// positionKey names the position that moves reach: the moves in
+// notation, each followed by a space.
+func positionKey(moves []engine.Point) string {
+	var sb strings.Builder
+	for _, m := range moves {
+		sb.WriteString(m.String())
+		sb.WriteByte(' ')
+	}
+	return sb.String()
+}
+
+// labelledKeys returns the keys (positionKey's) of the positions that the
+// lines of file name already label, for a rerun to skip; a missing file
+// holds none. A last line cut short (a kill in the middle of a write) is
+// cut off the file first, so that the lines appended after it stay whole.
+// Errors: reading or truncating the file.
+func labelledKeys(name string) (map[string]bool, error) {
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		if err := os.Truncate(name, int64(i+1)); err != nil {
+			return nil, err
+		}
+		data = data[:i+1]
+	}
+	lines, _ := train.ReadGames(name, data) // lines that are not labels are train's to report
+	have := make(map[string]bool, len(lines))
+	for _, g := range lines {
+		have[positionKey(g.Moves[:g.Opening])] = true
+	}
+	return have, nil
 }
 
 func runLabel(stdin io.Reader) cli.ActionFunc {
@@ -105,7 +149,26 @@ func runLabel(stdin io.Reader) cli.ActionFunc {
 				}
 			}
 		}
-		fmt.Fprintf(c.App.ErrWriter, "label: %d positions to search, %v each\n", len(jobs), c.Duration("time"))
+		if sh.n > 0 { // this shard's positions, by their place in the whole run's order
+			var mine []labelJob
+			for i, j := range jobs {
+				if i%sh.n == sh.k-1 {
+					mine = append(mine, j)
+				}
+			}
+			jobs = mine
+		}
+		resumed := 0
+		if name := c.String("out"); name != "" {
+			have, err := labelledKeys(name)
+			if err != nil {
+				return err
+			}
+			n := len(jobs)
+			jobs = slices.DeleteFunc(jobs, func(j labelJob) bool { return have[positionKey(j.g.Moves[:j.ply])] })
+			resumed = n - len(jobs)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "label: %d positions to search, %v each (%d already in --out)\n", len(jobs), c.Duration("time"), resumed)
 		var out io.Writer = c.App.Writer
 		if name := c.String("out"); name != "" {
 			f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -116,7 +179,7 @@ func runLabel(stdin io.Reader) cli.ActionFunc {
 			out = f
 		}
 		lim := solver.Limits{Time: c.Duration("time")}
-		err = playGames(c, len(jobs), sh, out, "positions labelled", func() (func(g int) (train.GameLine, error), error) {
+		err = playGames(c, len(jobs), &shard{}, out, "positions labelled", func() (func(g int) (train.GameLine, error), error) {
 			p := play.Player{Solver: solver.NewSolver(max(8, c.Int("memory")/2)), Searcher: setup.searcher(c.Int("memory") / 2)}
 			return func(i int) (train.GameLine, error) {
 				return label.Position(c.Context, *jobs[i].g, jobs[i].ply, p, lim)

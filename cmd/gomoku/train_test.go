@@ -190,7 +190,7 @@ func TestLabelThenTrain(t *testing.T) {
 	out := filepath.Join(dir, "labelled.jsonl")
 	code, _, errOut := gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "2", "--time", "20ms", "--jobs", "2",
 		"--out", out, games)
-	if code != exitError || !strings.Contains(errOut, "games.jsonl:7:") || !strings.Contains(errOut, "label: 12 positions to search") {
+	if code != exitError || !strings.Contains(errOut, "games.jsonl:7:") || !strings.Contains(errOut, "label: 12 positions to search, 20ms each (0 already") {
 		t.Fatalf("label: exit %d: %s", code, errOut)
 	}
 	got, _ := os.ReadFile(out)
@@ -212,9 +212,23 @@ func TestLabelThenTrain(t *testing.T) {
 			t.Errorf("opening %d of %d moves", g.Opening, len(g.Moves))
 		}
 	}
+	// a rerun skips what is done; after a kill mid-line, the torn line is
+	// cut off and the rest labelled
+	code, _, errOut = gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "2", "--time", "20ms", "--out", out, games)
+	if !strings.Contains(errOut, "label: 0 positions to search, 20ms each (12 already in --out)") {
+		t.Errorf("rerun: exit %d: %s", code, errOut)
+	}
+	f, _ := os.OpenFile(out, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"rule":"freestyle","size":15,"moves":["h8","i`)
+	f.Close()
+	code, _, errOut = gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "3", "--time", "20ms", "--out", out, games)
+	got, _ = os.ReadFile(out)
+	if labelled, errs = train.ReadGames(out, got); len(errs) > 0 || len(labelled) != 18 {
+		t.Errorf("after a torn line and a rerun with --per-game 3: %d lines, errors %v; %s", len(labelled), errs, errOut)
+	}
 	code, trainOut, errOut := gomoku(t, "", "train", "--rule", "freestyle", "--out", filepath.Join(dir, "l.nnue"), "--epochs", "1",
 		"--val-every", "4", out)
-	if code != exitOK || !strings.Contains(trainOut, "12 games") {
+	if code != exitOK || !strings.Contains(trainOut, "18 games") {
 		t.Errorf("train on the labels: exit %d: %s%s", code, trainOut, errOut)
 	}
 	if code, _, _ := gomoku(t, "", "label", "--rule", "freestyle", "--out", games, games); code != exitUsage {
