@@ -233,7 +233,8 @@ const rankStep = 3
 // deferFrom, deferStep and deferThreat push the attacker's later moves
 // further down at threat limits of deferThreat and more: the i-th move of
 // the ordered list, i >= deferFrom, not yet in the table, starts with its
-// proof number raised by a further (i-deferFrom+1)*deferStep. At threat
+// proof number raised by a further (i-deferFrom+1)*deferStep (up to threat
+// limit deferThreatMax). At threat
 // limit 3 an attacker node has about 20 candidates, and df-pn, whose
 // unexpanded children look cheaper than any expanded one, otherwise tests
 // nearly all of them (a VCF search each) before it goes deeper below any.
@@ -251,10 +252,19 @@ const rankStep = 3
 // won 3 and lost 4; deferFrom 8 lost 4 in the first 343 puzzles. Under
 // AllMoves (solve --mode win) it also defers the non-threat moves, which
 // come after the threats.
+//
+// deferThreatMax ends it above threat limit 5, where a quiet move far down
+// the list can threaten a VCF of six moves or more: on lfz-tengu/33, whose
+// win (quintet's line, 15 attacker moves) needs a threat of a four-move
+// VCF that orderAttacks ranks 46th of 195 candidates, threat limit 7 took
+// 0.64 s without the deferral and stayed unknown at 15 s with it (12 plies
+// into that line, 0.63 s against unknown at 8 s); quintet, whose move order
+// has no such deferral, solves it in 4.1 s (2026-11-30).
 const (
-	deferFrom   = 12
-	deferStep   = 4
-	deferThreat = 3
+	deferFrom      = 12
+	deferStep      = 4
+	deferThreat    = 3
+	deferThreatMax = 5
 )
 
 // maxVCTDepth is the depth used when Limits.Depth is zero.
@@ -586,7 +596,7 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 					cpn = 1
 				}
 				cpn += uint32(i / rankStep)
-				if i >= deferFrom && r.threat >= deferThreat {
+				if i >= deferFrom && r.threat >= deferThreat && r.threat <= deferThreatMax {
 					cpn += uint32((i - deferFrom + 1) * deferStep)
 				}
 			}
