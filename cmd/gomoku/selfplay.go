@@ -151,9 +151,9 @@ func runSelfplay(c *cli.Context) error {
 // --jobs goroutines, each with the game function that newWorker makes for
 // it, and writes each one's line to out as JSON, in the order they end,
 // with a progress line (the command's name, the count, then what) every
-// ten. A game's error is reported and the
-// game skipped; newWorker's error, or one writing out, ends the run and is
-// returned. Cancelled: ctx's error, the games written so far kept.
+// ten. A game's error is reported and the game skipped; newWorker's
+// error, or one writing out, ends the run and is returned. Cancelled:
+// ctx's error, the games written so far kept.
 func playGames(c *cli.Context, n int, sh *shard, out io.Writer, what string,
 	newWorker func() (func(g int) (train.GameLine, error), error)) error {
 	var mu sync.Mutex
