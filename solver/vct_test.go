@@ -352,6 +352,32 @@ func TestThreatLimitRelay(t *testing.T) {
 	}
 }
 
+// TestNoDeferralAboveFive: lfz-tengu/33's win (quintet's line, 15
+// attacker moves) needs a quiet move that orderAttacks ranks 46th of 195
+// candidates. At threat limit 8, where the deferral of later moves no
+// longer applies (deferThreatMax), it is won in about 0.4 M nodes; with the
+// deferral it stayed unknown after 7 M (15 s). The proof is checked.
+func TestNoDeferralAboveFive(t *testing.T) {
+	var pr Problem
+	for _, p := range cases.Load(t, filepath.Join(datatest.Shared(t), "lfz-tengu.jsonl")) {
+		if p.Label() == "lfz-tengu/33" {
+			pr = problem(t, p)
+		}
+	}
+	if pr.Board == nil {
+		t.Fatal("lfz-tengu/33 not found")
+	}
+	v := NewVCT(64)
+	v.ThreatLimit = 8
+	res, tree, err := v.Prove(context.Background(), pr, Limits{Nodes: 2_000_000}, nil)
+	if err != nil || res.Status != StatusWin {
+		t.Fatalf("threat limit 8: %v after %d nodes (%v), want a win", res.Status, res.Nodes, err)
+	}
+	if _, err := proof.Verify(tree); err != nil {
+		t.Error(err)
+	}
+}
+
 // relayLimitOK reports whether a's threat limit is the one wanted: exactly
 // wantT for a no-win or unknown, and for a win wantT or any larger limit of
 // the relay, since the limits from wantT up run side by side and the first
