@@ -275,15 +275,7 @@ func BenchmarkVCT(b *testing.B) {
 // wanted at limit 4 or above; an explicit limit of 3, or no budget, does
 // not widen.
 func TestWidenThreatLimit(t *testing.T) {
-	var pr Problem
-	for _, p := range cases.Load(t, filepath.Join(datatest.Shared(t), "lfz-6x6-2.jsonl")) {
-		if p.Label() == "lfz-6x6-2/40" {
-			pr = problem(t, p)
-		}
-	}
-	if pr.Board == nil {
-		t.Fatal("lfz-6x6-2/40 not found")
-	}
+	pr := sharedProblem(t, "lfz-6x6-2.jsonl", "lfz-6x6-2/40")
 	for _, c := range []struct {
 		threat int
 		lim    Limits
@@ -318,15 +310,7 @@ func TestWidenThreatLimit(t *testing.T) {
 // of its nodes to limit 5 (the relay of Solver.portfolio); a win at 4 to 8
 // is wanted. An explicit limit of 3 does not relay and gives unknown.
 func TestThreatLimitRelay(t *testing.T) {
-	var pr Problem
-	for _, p := range cases.Load(t, filepath.Join(datatest.Shared(t), "lfz-gaofei.jsonl")) {
-		if p.Label() == "lfz-gaofei/239" {
-			pr = problem(t, p)
-		}
-	}
-	if pr.Board == nil {
-		t.Fatal("lfz-gaofei/239 not found")
-	}
+	pr := sharedProblem(t, "lfz-gaofei.jsonl", "lfz-gaofei/239")
 	lim := Limits{Nodes: 6_000_000}
 	for _, c := range []struct {
 		threat int
@@ -358,15 +342,7 @@ func TestThreatLimitRelay(t *testing.T) {
 // longer applies (deferThreatMax), it is won in about 0.4 M nodes; with the
 // deferral it stayed unknown after 7 M (15 s). The proof is checked.
 func TestNoDeferralAboveFive(t *testing.T) {
-	var pr Problem
-	for _, p := range cases.Load(t, filepath.Join(datatest.Shared(t), "lfz-tengu.jsonl")) {
-		if p.Label() == "lfz-tengu/33" {
-			pr = problem(t, p)
-		}
-	}
-	if pr.Board == nil {
-		t.Fatal("lfz-tengu/33 not found")
-	}
+	pr := sharedProblem(t, "lfz-tengu.jsonl", "lfz-tengu/33")
 	v := NewVCT(64)
 	v.ThreatLimit = 8
 	res, tree, err := v.Prove(context.Background(), pr, Limits{Nodes: 2_000_000}, nil)
@@ -376,6 +352,19 @@ func TestNoDeferralAboveFive(t *testing.T) {
 	if _, err := proof.Verify(tree); err != nil {
 		t.Error(err)
 	}
+}
+
+// sharedProblem returns the problem of the record labelled label in the
+// shared data's file (fatal when it is not there).
+func sharedProblem(t *testing.T, file, label string) Problem {
+	t.Helper()
+	for _, p := range cases.Load(t, filepath.Join(datatest.Shared(t), file)) {
+		if p.Label() == label {
+			return problem(t, p)
+		}
+	}
+	t.Fatalf("%s not found in %s", label, file)
+	return Problem{}
 }
 
 // relayLimitOK reports whether a's threat limit is the one wanted: exactly
