@@ -253,8 +253,10 @@ const rankStep = 3
 // AllMoves (solve --mode win) it also defers the non-threat moves, which
 // come after the threats.
 //
-// deferThreatMax ends it above threat limit 5, where a quiet move far down
-// the list can threaten a VCF of six moves or more: on lfz-tengu/33, whose
+// deferThreatMax ends it above threat limit 5: there the lists are long
+// (up to 195 candidates where limit 3 has about 20, as quiet moves may
+// threaten longer VCFs), so a winning threat ranked low is pushed out of
+// reach by dozens of places: on lfz-tengu/33, whose
 // win (quintet's line, 15 attacker moves) needs a threat of a four-move
 // VCF that orderAttacks ranks 46th of 195 candidates, threat limit 7 took
 // 0.64 s without the deferral and stayed unknown at 15 s with it (12 plies

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"gomoku/engine"
 	"gomoku/nnue/train"
@@ -59,12 +60,7 @@ func Pick(g train.Game, k int, r *rand.Rand) ([]int, error) {
 	}
 	r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	cands = cands[:min(k, len(cands))]
-	// ascending, as the game goes
-	for i := 1; i < len(cands); i++ {
-		for j := i; j > 0 && cands[j] < cands[j-1]; j-- {
-			cands[j], cands[j-1] = cands[j-1], cands[j]
-		}
-	}
+	slices.Sort(cands) // ascending, as the game goes
 	return cands, nil
 }
 
