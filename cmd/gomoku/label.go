@@ -10,11 +10,14 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"gomoku/cmd/internal/label"
+	"gomoku/cmd/internal/match"
+	"gomoku/cmd/internal/teacher"
 	"gomoku/engine"
 	"gomoku/nnue/train"
 	"gomoku/solver"
@@ -34,7 +37,11 @@ func labelCommand(stdin io.Reader) *cli.Command {
 			"position alone), its value the search's win rate for the side to move, the result the game's. Lines\n" +
 			"are appended to --out as they are done, so an interrupted run keeps them, and a rerun with the same\n" +
 			"inputs, --seed and --per-game skips the positions --out already holds (a last line cut short by a kill\n" +
-			"is cut off first); a bad game line is reported and skipped.",
+			"is cut off first); a bad game line is reported and skipped.\n" +
+			"With --teacher another Gomocup brain labels the positions instead: its move in --time (one thread,\n" +
+			"--memory its INFO max_memory) is the policy target and its reported evaluation (Rapfi's \"Eval\" over\n" +
+			"--teacher-scale, or a brain's win rate) the value; a position it fails on (a timeout, a crash, an\n" +
+			"illegal move) is reported and skipped, and the brain restarted.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
 			&cli.IntFlag{Name: "per-game", Value: 4, Usage: "positions drawn from each game, at most"},
@@ -44,6 +51,8 @@ func labelCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "memory", Value: 64, Usage: "tables per job, MiB"},
 			&cli.StringFlag{Name: "out", Usage: "append the lines to `FILE` (default: standard output)"},
 			&cli.StringFlag{Name: "shard", Usage: "label only shard `k/n` of the positions (position i when i is k-1 modulo n, in the order drawn); auto: the shard a Kubernetes Indexed Job or a Slurm array runs"},
+			&cli.StringFlag{Name: "teacher", Usage: "a Gomocup brain's command line (`CMD ARGS`, quotes as in a shell) that labels each position with its move and its reported evaluation instead of this engine's search"},
+			&cli.Float64Flag{Name: "teacher-scale", Value: teacher.DefaultScale, Usage: "--teacher's evaluation units per logistic unit: its win rate is 1/(1+exp(-eval/SCALE)) (Rapfi's classical evaluation: 250)"},
 		}, searchSetupFlags()...),
 		Action: runLabel(stdin),
 	}
@@ -108,6 +117,10 @@ func runLabel(stdin io.Reader) cli.ActionFunc {
 		}
 		if err := checkMemory(c.Int("memory") * c.Int("jobs")); err != nil {
 			return usagef("--memory %d MiB × --jobs %d: %v", c.Int("memory"), c.Int("jobs"), err)
+		}
+		tcfg, err := teacherConfig(c, rule, 15)
+		if err != nil {
+			return err
 		}
 		setup, err := loadSearchSetup(c)
 		if err != nil {
@@ -179,12 +192,22 @@ func runLabel(stdin io.Reader) cli.ActionFunc {
 			out = f
 		}
 		lim := solver.Limits{Time: c.Duration("time")}
-		err = playGames(c, len(jobs), &shard{}, out, "positions labelled", func() (func(g int) (train.GameLine, error), error) {
+		worker := func() (func(g int) (train.GameLine, error), error) {
 			p := play.Player{Solver: solver.NewSolver(max(8, c.Int("memory")/2)), Searcher: setup.searcher(c.Int("memory") / 2)}
 			return func(i int) (train.GameLine, error) {
 				return label.Position(c.Context, *jobs[i].g, jobs[i].ply, p, lim)
 			}, nil
-		})
+		}
+		if tcfg != nil {
+			var brains teacherBrains
+			defer brains.close()
+			worker = func() (func(g int) (train.GameLine, error), error) {
+				return brains.worker(c, tcfg, func(br *match.Brain, i int) (train.GameLine, error) {
+					return label.Teacher(c.Context, *jobs[i].g, jobs[i].ply, br, c.Float64("teacher-scale"))
+				})
+			}
+		}
+		err = playGames(c, len(jobs), &shard{}, out, "positions labelled", worker)
 		if err != nil {
 			return err
 		}
@@ -193,4 +216,96 @@ func runLabel(stdin io.Reader) cli.ActionFunc {
 		}
 		return nil
 	}
+}
+
+// teacherConfig returns the match configuration of c's --teacher (both
+// engines the teacher; --time its time per move, one thread, --memory its
+// max_memory), or nil without --teacher. Usage errors: this engine's
+// search flags given with --teacher, a --teacher-scale that is not
+// positive, a command line that does not parse; Check's errors.
+func teacherConfig(c *cli.Context, rule engine.Rule, size int) (*match.Config, error) {
+	if c.String("teacher") == "" {
+		return nil, nil
+	}
+	for _, f := range []string{"engine", "weights", "eval", "net", "search-params", "explore", "explore-margin"} {
+		if c.IsSet(f) {
+			return nil, usagef("--%s is this engine's; with --teacher the teacher plays", f)
+		}
+	}
+	if sc := c.Float64("teacher-scale"); !(sc > 0) {
+		return nil, usagef("--teacher-scale %v: want a positive number", sc)
+	}
+	spec, err := parseEngine(c.String("teacher"))
+	if err != nil {
+		return nil, err
+	}
+	cfg := match.Config{Engines: [2]match.EngineSpec{spec, spec}, Rule: rule, Size: size,
+		TurnTime: c.Duration("time"), Tolerance: max(c.Duration("time"), 500*time.Millisecond), Threads: 1,
+		MemoryMiB: c.Int("memory")}
+	if err := cfg.Check(); err != nil {
+		return nil, fmt.Errorf("--teacher: %w", err)
+	}
+	return &cfg, nil
+}
+
+// teacherBrains holds the teacher's brains that label's workers start,
+// one each, to be closed when the run ends.
+type teacherBrains struct {
+	mu     sync.Mutex
+	brains []*match.Brain
+}
+
+// worker starts a brain of cfg for one worker of playGames and returns
+// the worker's function: label(br, i) with the worker's brain. A brain
+// that fails a position (a timeout, a crash, an illegal move) is closed
+// and a new one started for the next. Errors: the first brain does not
+// start.
+func (t *teacherBrains) worker(c *cli.Context, cfg *match.Config, label func(br *match.Brain, i int) (train.GameLine, error)) (func(i int) (train.GameLine, error), error) {
+	br, err := t.start(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("--teacher: %w", err)
+	}
+	return func(i int) (train.GameLine, error) {
+		if br == nil {
+			if br, err = t.start(cfg); err != nil {
+				return train.GameLine{}, fmt.Errorf("--teacher: %w", err)
+			}
+		}
+		line, err := label(br, i)
+		if err != nil && c.Context.Err() == nil {
+			t.drop(br)
+			br = nil
+		}
+		return line, err
+	}, nil
+}
+
+// start starts a brain of cfg and records it.
+func (t *teacherBrains) start(cfg *match.Config) (*match.Brain, error) {
+	br, err := match.StartBrain(cfg, 0)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.brains = append(t.brains, br)
+	t.mu.Unlock()
+	return br, nil
+}
+
+// drop closes br and forgets it.
+func (t *teacherBrains) drop(br *match.Brain) {
+	br.Close()
+	t.mu.Lock()
+	t.brains = slices.DeleteFunc(t.brains, func(b *match.Brain) bool { return b == br })
+	t.mu.Unlock()
+}
+
+// close closes every brain left.
+func (t *teacherBrains) close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, br := range t.brains {
+		br.Close()
+	}
+	t.brains = nil
 }

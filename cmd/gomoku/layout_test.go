@@ -34,7 +34,7 @@ func TestLayout(t *testing.T) {
 		"cmd/internal/report":    {"engine", "positions/svg"},
 		"cmd/internal/teacher":   {"engine", "cmd/internal/match", "nnue/train"},
 		"cmd/internal/fakebrain": {},
-		"cmd/internal/label":     {"engine", "nnue/train", "solver", "solver/play"},
+		"cmd/internal/label":     {"engine", "cmd/internal/match", "cmd/internal/teacher", "nnue/train", "solver", "solver/play"},
 		"positions/svg":          {"engine"},
 		"cmd/gomoku": {"engine", "positions", "solver", "solver/proof", "solver/store", "solver/play", "book", "analysis",
 			"cmd/internal/gomocup", "cmd/internal/match", "cmd/internal/report", "cmd/internal/teacher", "cmd/internal/label", "positions/svg", "nnue",

@@ -14,7 +14,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"gomoku/cmd/internal/match"
 	"gomoku/cmd/internal/teacher"
 	"gomoku/engine"
 	"gomoku/nnue"
@@ -219,23 +218,9 @@ func playGames(c *cli.Context, n int, sh *shard, out io.Writer, what string,
 // teacher on both sides (teacher.Game), --jobs at once, written to out. A
 // game the teacher does not finish on the board is reported and skipped.
 func runTeacher(c *cli.Context, rule engine.Rule, openings [][]engine.Point, sh *shard, out io.Writer) error {
-	for _, f := range []string{"engine", "weights", "eval", "net", "search-params", "explore", "explore-margin"} {
-		if c.IsSet(f) {
-			return usagef("--%s is this engine's; with --teacher the teacher plays", f)
-		}
-	}
-	if sc := c.Float64("teacher-scale"); !(sc > 0) {
-		return usagef("--teacher-scale %v: want a positive number", sc)
-	}
-	spec, err := parseEngine(c.String("teacher"))
+	cfg, err := teacherConfig(c, rule, c.Int("size"))
 	if err != nil {
 		return err
-	}
-	cfg := match.Config{Engines: [2]match.EngineSpec{spec, spec}, Rule: rule, Size: c.Int("size"),
-		TurnTime: c.Duration("time"), Tolerance: max(c.Duration("time"), 500*time.Millisecond), Threads: 1,
-		MemoryMiB: c.Int("memory")}
-	if err := cfg.Check(); err != nil {
-		return fmt.Errorf("--teacher: %w", err)
 	}
 	return playGames(c, c.Int("games"), sh, out, "games by the teacher", func() (func(g int) (train.GameLine, error), error) {
 		return func(g int) (train.GameLine, error) {
@@ -248,7 +233,7 @@ func runTeacher(c *cli.Context, rule engine.Rule, openings [][]engine.Point, sh 
 			if err != nil {
 				return train.GameLine{}, err // a random ply made five, say
 			}
-			return teacher.Game(c.Context, &cfg, g, moves, c.Float64("teacher-scale"))
+			return teacher.Game(c.Context, cfg, g, moves, c.Float64("teacher-scale"))
 		}, nil
 	})
 }

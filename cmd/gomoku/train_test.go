@@ -238,3 +238,68 @@ func TestLabelThenTrain(t *testing.T) {
 		t.Errorf("--per-game 0: exit %d", code)
 	}
 }
+
+// TestLabelTeacher: label --teacher with this program's own pbrain (the
+// tables, through the protocol) as the teacher labels each position drawn
+// with a legal move of the brain and the win rate it reported (not 0.5,
+// for most), two brains side by side (--jobs 2); this engine's own flags
+// and a scale that is not positive are refused.
+func TestLabelTeacher(t *testing.T) {
+	if testing.Short() {
+		t.Skip("asks a brain through the protocol")
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join("..", "..", "nnue", "train", "testdata", "selfplay-freestyle.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := filepath.Join(dir, "games.jsonl")
+	os.WriteFile(games, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:4], "")), 0o644)
+	var quoted []string
+	for _, a := range brainSpec("teacher", "--eval", "linear").Argv {
+		quoted = append(quoted, "'"+a+"'")
+	}
+	teacherCmd := strings.Join(quoted, " ")
+	out := filepath.Join(dir, "t.jsonl")
+	code, o, errOut := gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "2", "--time", "100ms", "--jobs", "2",
+		"--teacher", teacherCmd, "--out", out, games)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, o, errOut)
+	}
+	got, _ := os.ReadFile(out)
+	labelled, errs := train.ReadGames(out, got)
+	if len(errs) > 0 || len(labelled) != 8 {
+		t.Fatalf("%d lines, errors %v", len(labelled), errs)
+	}
+	reported := 0
+	for _, g := range labelled {
+		b, _ := engine.NewBoard(15, engine.Freestyle)
+		for i, m := range g.Moves {
+			if i == g.Opening && !b.Legal(engine.Color(1+i%2), m) {
+				t.Errorf("label %v is not legal", m)
+			}
+			if err := b.Put(m, engine.Color(1+i%2)); err != nil {
+				t.Fatalf("move %d: %v", i+1, err)
+			}
+		}
+		if g.Opening != len(g.Moves)-1 {
+			t.Errorf("opening %d of %d moves: not one position", g.Opening, len(g.Moves))
+		}
+		if v := g.Values[g.Opening]; v != 0.5 {
+			reported++
+		}
+	}
+	if reported*2 < len(labelled) {
+		t.Errorf("%d of %d positions valued other than 0.5", reported, len(labelled))
+	}
+	for _, args := range [][]string{
+		{"--teacher", teacherCmd, "--eval", "nnue"},
+		{"--teacher", teacherCmd, "--teacher-scale", "0"},
+		{"--teacher", "'unclosed"},
+	} {
+		code, _, errOut := gomoku(t, "", append(append([]string{"label", "--rule", "freestyle"}, args...), games)...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d (%s), want %d", args, code, errOut, exitUsage)
+		}
+	}
+}

@@ -8,8 +8,10 @@
 //   - label.go: Pick, the undecided positions of a game drawn at random;
 //     Position, one position searched by play.Best (its win and defence
 //     checks, then alpha-beta or MCTS) and written as a one-position
-//     training line of nnue/train, whose value is the deeper search's and
-//     whose policy target is its best move.
+//     training line of nnue/train (Line), whose value is the deeper
+//     search's and whose policy target is its best move; Teacher, the
+//     same position labelled by another engine's brain instead (its move
+//     and its reported evaluation: DAgger, Ross, Gordon and Bagnell 2011).
 package label
 
 import (
@@ -19,6 +21,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gomoku/cmd/internal/match"
+	"gomoku/cmd/internal/teacher"
 	"gomoku/engine"
 	"gomoku/nnue/train"
 	"gomoku/solver"
@@ -71,27 +75,13 @@ var ErrNoMove = errors.New("the search gave no legal move")
 // Position searches the position before move ply of g (0-based; the side
 // to move is black when ply is even) with p within lim, as `gomoku best`
 // does (play.Best: the win and defence checks, then the search), and
-// returns it as a training line of one position: the moves up to ply
-// followed by the search's best move, Opening = ply (so nnue/train takes
-// that one position), the value at ply the search's win rate for the side
-// to move (1 or 0 when proven), the others 0.5, and the game's result.
-// Errors: ply out of range, moves that do not replay, ctx's, play.Best's,
-// ErrNoMove.
+// returns it as a training line of one position (see Line) labelled with
+// the search's best move and win rate (1 or 0 when proven). Errors: ply
+// out of range, moves that do not replay, ctx's, play.Best's, ErrNoMove.
 func Position(ctx context.Context, g train.Game, ply int, p play.Player, lim solver.Limits) (train.GameLine, error) {
-	if ply < 0 || ply >= len(g.Moves) {
-		return train.GameLine{}, fmt.Errorf("ply %d of a game of %d moves", ply, len(g.Moves))
-	}
-	b, err := engine.NewBoard(g.Size, g.Rule)
+	b, err := replay(g, ply)
 	if err != nil {
 		return train.GameLine{}, err
-	}
-	line := train.GameLine{Rule: g.Rule.String(), Size: g.Size, Opening: ply, Result: "draw"}
-	for i, m := range g.Moves[:ply] {
-		if err := b.Put(m, engine.Color(1+i%2)); err != nil {
-			return train.GameLine{}, fmt.Errorf("move %d: %w", i+1, err)
-		}
-		line.Moves = append(line.Moves, m.String())
-		line.Values = append(line.Values, 0.5)
 	}
 	c := engine.Color(1 + ply%2)
 	rep, err := play.Best(ctx, p.Solver, b, c, p.Searcher, lim, 1, nil)
@@ -101,10 +91,77 @@ func Position(ctx context.Context, g train.Game, ply int, p play.Player, lim sol
 	if len(rep.Moves) == 0 || !b.Legal(c, rep.Moves[0].Move) {
 		return train.GameLine{}, ErrNoMove
 	}
-	line.Moves = append(line.Moves, rep.Moves[0].Move.String())
-	line.Values = append(line.Values, min(1, max(0, rep.Moves[0].Value)))
+	return Line(g, ply, rep.Moves[0].Move, rep.Moves[0].Value), nil
+}
+
+// Teacher asks br, another engine's brain, for its move in the position
+// before move ply of g and labels the position with that move and the
+// win rate its reported evaluation stands for (teacher.WinRate with scale;
+// the game's result for the side to move when it reported none), as a
+// training line of one position (see Line). This is distillation from a
+// stronger searcher on the positions this engine's own games reach (the
+// states the learner visits, labelled by the expert: Ross, Gordon and
+// Bagnell 2011, DAgger). Errors: ply out of range, moves that do not
+// replay, a game on another board size than br's, ctx's, br.Move's (a
+// timeout, a crash, an illegal move).
+func Teacher(ctx context.Context, g train.Game, ply int, br *match.Brain, scale float64) (train.GameLine, error) {
+	if g.Size != br.Size() {
+		return train.GameLine{}, fmt.Errorf("a game on %dx%d, the teacher plays on %dx%d", g.Size, g.Size, br.Size(), br.Size())
+	}
+	if _, err := replay(g, ply); err != nil {
+		return train.GameLine{}, err
+	}
+	m, ev, err := br.Move(ctx, g.Moves[:ply])
+	if err != nil {
+		return train.GameLine{}, err
+	}
+	v, ok := teacher.WinRate(ev, scale)
+	if !ok {
+		switch c := engine.Color(1 + ply%2); g.Winner {
+		case c:
+			v = 1
+		case c.Opponent():
+			v = 0
+		default:
+			v = 0.5
+		}
+	}
+	return Line(g, ply, m, v), nil
+}
+
+// replay returns the board before move ply of g. Errors: ply out of range
+// (0 <= ply < len(g.Moves)), moves that do not replay.
+func replay(g train.Game, ply int) (*engine.Board, error) {
+	if ply < 0 || ply >= len(g.Moves) {
+		return nil, fmt.Errorf("ply %d of a game of %d moves", ply, len(g.Moves))
+	}
+	b, err := engine.NewBoard(g.Size, g.Rule)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range g.Moves[:ply] {
+		if err := b.Put(m, engine.Color(1+i%2)); err != nil {
+			return nil, fmt.Errorf("move %d: %w", i+1, err)
+		}
+	}
+	return b, nil
+}
+
+// Line returns the position before move ply of g (0 <= ply < len(g.Moves))
+// as a training line of one position for nnue/train: the moves up to ply
+// followed by best (the policy target), Opening = ply (so that train takes
+// that position alone), the value at ply the side to move's win rate v
+// (clamped to 0..1), the others 0.5, and the game's result.
+func Line(g train.Game, ply int, best engine.Point, v float64) train.GameLine {
+	line := train.GameLine{Rule: g.Rule.String(), Size: g.Size, Opening: ply, Result: "draw"}
+	for _, m := range g.Moves[:ply] {
+		line.Moves = append(line.Moves, m.String())
+		line.Values = append(line.Values, 0.5)
+	}
+	line.Moves = append(line.Moves, best.String())
+	line.Values = append(line.Values, min(1, max(0, v)))
 	if g.Winner != engine.Empty {
 		line.Result = g.Winner.String()
 	}
-	return line, nil
+	return line
 }

@@ -3,17 +3,32 @@ package label
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
+	"gomoku/cmd/internal/fakebrain"
+	"gomoku/cmd/internal/gomocup"
+	"gomoku/cmd/internal/match"
+	"gomoku/cmd/internal/teacher"
 	"gomoku/engine"
 	"gomoku/nnue/train"
 	"gomoku/solver"
 	"gomoku/solver/play"
 )
+
+// TestMain turns the test binary into a fake teacher when FAKE_TEACHER
+// names a fakebrain mode (the first empty cell in reading order; "eval"
+// reports -10 times its move number before each move, +M3 at its second;
+// "crash" exits at its third move, "illegal" then answers an occupied
+// cell).
+func TestMain(m *testing.M) { fakebrain.Main(m, "FAKE_TEACHER") }
 
 // fixtureGames reads nnue/train's self-play fixture.
 func fixtureGames(t *testing.T) []train.Game {
@@ -122,5 +137,104 @@ func TestPosition(t *testing.T) {
 	}
 	if _, err := Position(context.Background(), won, 9, p, solver.Limits{Nodes: 1000}); err == nil {
 		t.Error("ply 9 of 9 moves: no error")
+	}
+}
+
+// fakeTeacher starts the test binary as a fake teacher brain in mode.
+func fakeTeacher(t *testing.T, mode string) *match.Brain {
+	t.Helper()
+	self, _ := os.Executable()
+	spec := match.EngineSpec{Name: mode, Argv: []string{"env", "FAKE_TEACHER=" + mode, self}}
+	cfg := &match.Config{Engines: [2]match.EngineSpec{spec, spec}, Rule: engine.Freestyle, Size: 15, TurnTime: 2 * time.Second}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	br, err := match.StartBrain(cfg, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(br.Close)
+	return br
+}
+
+// firstEmpty is the fake brain's move: the first empty cell of moves'
+// board in reading order (Piskvork's x, then y, from 0,0).
+func firstEmpty(t *testing.T, moves []engine.Point) engine.Point {
+	t.Helper()
+	for y := range 15 {
+		for x := range 15 {
+			p, err := gomocup.ParsePoint(fmt.Sprintf("%d,%d", x, y), 15)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(moves, p) {
+				return p
+			}
+		}
+	}
+	t.Fatal("a full board")
+	return engine.NoPoint
+}
+
+// TestTeacher: positions of the fixture's games labelled by a fake
+// teacher come back as one-position training lines whose policy target is
+// the brain's move in that position (sent whole each time, so the brain
+// sees the position and not the one it was asked before) and whose value
+// is its report's win rate: the logistic of -10n over the scale at its
+// n-th answer, 1 for +M3; with no report, the game's result for the side
+// to move. A brain that crashes is an error, not a label.
+func TestTeacher(t *testing.T) {
+	games := fixtureGames(t)
+	ctx := context.Background()
+	for _, mode := range []string{"eval", "good"} {
+		br := fakeTeacher(t, mode)
+		for n, job := range []struct{ g, ply int }{{0, 6}, {1, 9}, {2, 12}, {3, 7}} {
+			g := games[job.g]
+			line, err := Teacher(ctx, g, job.ply, br, teacher.DefaultScale)
+			if err != nil {
+				t.Fatalf("%s: game %d ply %d: %v", mode, job.g+1, job.ply, err)
+			}
+			want := firstEmpty(t, g.Moves[:job.ply])
+			if line.Opening != job.ply || len(line.Moves) != job.ply+1 || line.Moves[job.ply] != want.String() {
+				t.Fatalf("%s: game %d ply %d: opening %d, %d moves, target %s; want %s", mode, job.g+1, job.ply,
+					line.Opening, len(line.Moves), line.Moves[len(line.Moves)-1], want)
+			}
+			v := line.Values[job.ply]
+			var wantV float64
+			switch c := engine.Color(1 + job.ply%2); {
+			case mode == "eval" && n == 1:
+				wantV = 1 // +M3
+			case mode == "eval":
+				wantV = 1 / (1 + math.Exp(float64(10*(n+1))/teacher.DefaultScale))
+			case g.Winner == c:
+				wantV = 1
+			case g.Winner == c.Opponent():
+				wantV = 0
+			default:
+				wantV = 0.5
+			}
+			if math.Abs(v-wantV) > 1e-12 {
+				t.Errorf("%s: answer %d valued %v, want %v", mode, n+1, v, wantV)
+			}
+			data, _ := json.Marshal(line)
+			back, errs := train.ReadGames("line", data)
+			if len(errs) > 0 || len(back) != 1 || back[0].Opening != job.ply {
+				t.Fatalf("%s: the line reads back as %d games, %v", mode, len(back), errs)
+			}
+		}
+	}
+	for mode, want := range map[string]error{"crash": gomocup.ErrCrashed, "illegal": match.ErrBrainMove} {
+		br := fakeTeacher(t, mode)
+		var err error
+		for ply := 4; ply < 7 && err == nil; ply++ {
+			_, err = Teacher(ctx, games[0], ply, br, teacher.DefaultScale)
+		}
+		if !errors.Is(err, want) {
+			t.Errorf("a teacher that fails its third answer (%s): %v, want %v", mode, err, want)
+		}
+	}
+	br := fakeTeacher(t, "good")
+	if _, err := Teacher(ctx, games[0], len(games[0].Moves), br, teacher.DefaultScale); err == nil {
+		t.Error("a ply past the game's end was labelled")
 	}
 }

@@ -163,45 +163,8 @@ func PlayGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 	}()
 	// start both brains, each with START and the settings
 	for _, s := range players {
-		c := colourOf(s.idx)
-		spec := cfg.Engines[s.idx]
-		cl, err := gomocup.Start(spec.Name, spec.Argv, spec.Dir)
-		if err != nil {
-			return lose(c, "crash", "did not start: "+err.Error())
-		}
-		s.client = cl
-		if err := cl.Send("START %d", cfg.Size); err != nil {
-			return lose(c, "crash", err.Error())
-		}
-		ans, err := cl.Answer(time.Now().Add(cfg.StartTimeout))
-		if err != nil {
-			return lose(c, failure(err), "START: "+err.Error())
-		}
-		if !strings.HasPrefix(strings.ToUpper(ans), "OK") {
-			return lose(c, "bad answer", fmt.Sprintf("START answered %q", ans))
-		}
-		for _, line := range cfg.settings(s.idx) {
-			if err := cl.Send("%s", line); err != nil {
-				return lose(c, "crash", err.Error())
-			}
-		}
-		// ABOUT, which every brain answers, waits until the brain has
-		// taken the settings (a transposition table sized by max_memory
-		// can take a while to clear), so that its first move's clock is
-		// not charged for it
-		if err := cl.Send("ABOUT"); err != nil {
-			return lose(c, "crash", err.Error())
-		}
-		// a brain may object to a setting with an ERROR line first (Rapfi:
-		// "ERROR Max memory too small"): it is not the answer to ABOUT
-		for {
-			ans, err := cl.Answer(time.Now().Add(cfg.StartTimeout))
-			if err != nil {
-				return lose(c, failure(err), "ABOUT: "+err.Error())
-			}
-			if !strings.HasPrefix(strings.ToUpper(ans), "ERROR") {
-				break
-			}
+		if reason, detail := s.start(cfg); reason != "" {
+			return lose(colourOf(s.idx), reason, detail)
 		}
 	}
 	if cfg.Swap2 {
@@ -272,6 +235,50 @@ func PlayGame(ctx context.Context, cfg *Config, i int, op Opening, swapped bool)
 			return g
 		}
 		toMove = toMove.Opponent()
+	}
+}
+
+// start runs seat s's brain (Engines[s.idx]) and takes it through START,
+// the settings and ABOUT. It returns why the brain loses ("crash",
+// "timeout", "bad answer") and the detail, or "" when it is ready.
+func (s *seat) start(cfg *Config) (reason, detail string) {
+	spec := cfg.Engines[s.idx]
+	cl, err := gomocup.Start(spec.Name, spec.Argv, spec.Dir)
+	if err != nil {
+		return "crash", "did not start: " + err.Error()
+	}
+	s.client = cl
+	if err := cl.Send("START %d", cfg.Size); err != nil {
+		return "crash", err.Error()
+	}
+	ans, err := cl.Answer(time.Now().Add(cfg.StartTimeout))
+	if err != nil {
+		return failure(err), "START: " + err.Error()
+	}
+	if !strings.HasPrefix(strings.ToUpper(ans), "OK") {
+		return "bad answer", fmt.Sprintf("START answered %q", ans)
+	}
+	for _, line := range cfg.settings(s.idx) {
+		if err := cl.Send("%s", line); err != nil {
+			return "crash", err.Error()
+		}
+	}
+	// ABOUT, which every brain answers, waits until the brain has taken
+	// the settings (a transposition table sized by max_memory can take a
+	// while to clear), so that its first move's clock is not charged for
+	// it; a brain may object to a setting with an ERROR line first (Rapfi:
+	// "ERROR Max memory too small"), which is not the answer to ABOUT
+	if err := cl.Send("ABOUT"); err != nil {
+		return "crash", err.Error()
+	}
+	for {
+		ans, err := cl.Answer(time.Now().Add(cfg.StartTimeout))
+		if err != nil {
+			return failure(err), "ABOUT: " + err.Error()
+		}
+		if !strings.HasPrefix(strings.ToUpper(ans), "ERROR") {
+			return "", ""
+		}
 	}
 }
 
