@@ -37,11 +37,12 @@ func labelCommand(stdin io.Reader) *cli.Command {
 			"position alone), its value the search's win rate for the side to move, the result the game's. Lines\n" +
 			"are appended to --out as they are done, so an interrupted run keeps them, and a rerun with the same\n" +
 			"inputs, --seed and --per-game skips the positions --out already holds (a last line cut short by a kill\n" +
-			"is cut off first); a bad game line is reported and skipped.\n" +
+			"is cut off first). A bad game line, or a position the search or the teacher fails on, is reported and\n" +
+			"skipped, and the run ends with exit 1.\n" +
 			"With --teacher another Gomocup brain labels the positions instead: its move in --time (one thread,\n" +
 			"--memory its INFO max_memory) is the policy target and its reported evaluation (Rapfi's \"Eval\" over\n" +
-			"--teacher-scale, or a brain's win rate) the value; a position it fails on (a timeout, a crash, an\n" +
-			"illegal move) is reported and skipped, and the brain restarted.",
+			"--teacher-scale, or a brain's win rate) the value; after a position it fails on (a timeout, a crash,\n" +
+			"an illegal move) the brain is restarted.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
 			&cli.IntFlag{Name: "per-game", Value: 4, Usage: "positions drawn from each game, at most"},
@@ -207,12 +208,12 @@ func runLabel(stdin io.Reader) cli.ActionFunc {
 				})
 			}
 		}
-		err = playGames(c, len(jobs), &shard{}, out, "positions labelled", worker)
+		skipped, err := playGames(c, len(jobs), &shard{}, out, "positions labelled", worker)
 		if err != nil {
 			return err
 		}
-		if failed > 0 {
-			return fmt.Errorf("%d game line(s) failed: %w", failed, errRecords)
+		if failed > 0 || skipped > 0 {
+			return fmt.Errorf("%d game line(s) and %d position(s) failed: %w", failed, skipped, errRecords)
 		}
 		return nil
 	}

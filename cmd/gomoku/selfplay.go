@@ -120,7 +120,7 @@ func runSelfplay(c *cli.Context) error {
 	if c.String("teacher") != "" {
 		return runTeacher(c, rule, openings, sh, out)
 	}
-	return playGames(c, c.Int("games"), sh, out, "games", func() (func(g int) (train.GameLine, error), error) {
+	_, err = playGames(c, c.Int("games"), sh, out, "games", func() (func(g int) (train.GameLine, error), error) {
 		slv := solver.NewSolver(max(8, c.Int("memory")/2))
 		return func(g int) (train.GameLine, error) {
 			searcher := setup.searcher(c.Int("memory") / 2) // a fresh table each game
@@ -144,19 +144,20 @@ func runSelfplay(c *cli.Context) error {
 			return line, nil
 		}, nil
 	})
+	return err
 }
 
 // playGames plays the n games (or positions: `label`) of shard sh on
 // --jobs goroutines, each with the game function that newWorker makes for
 // it, and writes each one's line to out as JSON, in the order they end,
 // with a progress line (the command's name, the count, then what) every
-// ten. A game's error is reported and the game skipped; newWorker's
-// error, or one writing out, ends the run and is returned. Cancelled:
-// ctx's error, the games written so far kept.
+// ten. A game's error is reported and the game skipped; skipped counts
+// them. newWorker's error, or one writing out, ends the run and is
+// returned. Cancelled: ctx's error, the games written so far kept.
 func playGames(c *cli.Context, n int, sh *shard, out io.Writer, what string,
-	newWorker func() (func(g int) (train.GameLine, error), error)) error {
+	newWorker func() (func(g int) (train.GameLine, error), error)) (skipped int, err error) {
 	var mu sync.Mutex
-	next, done, skipped := 0, 0, 0
+	next, done := 0, 0
 	var firstErr error
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -207,9 +208,9 @@ func playGames(c *cli.Context, n int, sh *shard, out io.Writer, what string,
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return firstErr
+		return skipped, firstErr
 	}
-	return c.Context.Err()
+	return skipped, c.Context.Err()
 }
 
 // runTeacher is selfplay with --teacher: the games of shard sh of
@@ -222,7 +223,7 @@ func runTeacher(c *cli.Context, rule engine.Rule, openings [][]engine.Point, sh 
 	if err != nil {
 		return err
 	}
-	return playGames(c, c.Int("games"), sh, out, "games by the teacher", func() (func(g int) (train.GameLine, error), error) {
+	_, err = playGames(c, c.Int("games"), sh, out, "games by the teacher", func() (func(g int) (train.GameLine, error), error) {
 		return func(g int) (train.GameLine, error) {
 			pc := play.SelfPlayConfig{Rule: rule, Size: c.Int("size"), RandomPlies: c.Int("random-plies"),
 				Rand: rand.New(rand.NewPCG(c.Uint64("seed"), uint64(g)))}
@@ -236,6 +237,7 @@ func runTeacher(c *cli.Context, rule engine.Rule, openings [][]engine.Point, sh 
 			return teacher.Game(c.Context, cfg, g, moves, c.Float64("teacher-scale"))
 		}, nil
 	})
+	return err
 }
 
 // loadWeights reads --weights and the evaluation (--eval, or analyze's

@@ -242,8 +242,9 @@ func TestLabelThenTrain(t *testing.T) {
 // TestLabelTeacher: label --teacher with this program's own pbrain (the
 // tables, through the protocol) as the teacher labels each position drawn
 // with a legal move of the brain and the win rate it reported (not 0.5,
-// for most), two brains side by side (--jobs 2); this engine's own flags
-// and a scale that is not positive are refused.
+// for most), two brains side by side (--jobs 2); a brain that dies at
+// each position has each reported and skipped, with exit 1; this
+// engine's own flags and a scale that is not positive are refused.
 func TestLabelTeacher(t *testing.T) {
 	if testing.Short() {
 		t.Skip("asks a brain through the protocol")
@@ -291,6 +292,15 @@ func TestLabelTeacher(t *testing.T) {
 	}
 	if reported*2 < len(labelled) {
 		t.Errorf("%d of %d positions valued other than 0.5", reported, len(labelled))
+	}
+	// a brain that takes START and ABOUT, then dies at each position: every
+	// position is reported and skipped (the brain restarted each time),
+	// and the run ends with exit 1
+	dies := `sh -c 'read a; echo OK; while read l; do case "$l" in ABOUT*) echo name=dies;; DONE*) exit 3;; esac; done'`
+	code, o, errOut = gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "1", "--time", "100ms", "--teacher", dies,
+		"--out", filepath.Join(dir, "dies.jsonl"), games)
+	if code != exitError || strings.Count(errOut, "the brain exited (skipped)") != 4 {
+		t.Errorf("a teacher that dies at each position: exit %d: %s%s", code, o, errOut)
 	}
 	for _, args := range [][]string{
 		{"--teacher", teacherCmd, "--eval", "nnue"},
