@@ -361,6 +361,9 @@ func TestVsQuintet(t *testing.T) {
 	fake := func(verdict string) string {
 		p := filepath.Join(dir, verdict+".sh")
 		body := "#!/bin/sh\necho 'Solving...'\necho 'Elapsed: 1.5ms'\n"
+		if verdict == "hang" {
+			body = "#!/bin/sh\nexec sleep 30\n"
+		}
 		if verdict == "win" {
 			body += "echo 'Moves: G6,H7'\n"
 		} else {
@@ -387,6 +390,20 @@ func TestVsQuintet(t *testing.T) {
 	if code != exitOK || strings.Contains(out, "vcf_black ") || !strings.Contains(out, "vct_black ") ||
 		!strings.Contains(out, "1 cases: geometric mean") {
 		t.Errorf("--case ^vct_: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// a peer that does not answer within --timeout is unknown, and so is
+	// this program, stopped by the same time on a puzzle it cannot solve
+	// in it: no verdict differs, no ratio is taken, and the summary counts
+	// the case each decided alone
+	start := time.Now()
+	code, out, errOut = gomoku(t, "", "bench", "vs-quintet", "--runs", "1", "--timeout", "300ms", "--peer", fake("hang"),
+		sample(t, "vcf_black.txt"))
+	if code != exitOK || !strings.Contains(out, "unknown/win") || strings.Contains(out, "geometric mean") ||
+		!strings.Contains(out, "within 300ms: 1 decided by this program alone, 0 by quintet alone, 0 by neither") {
+		t.Errorf("a peer that hangs: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the hanging peer was waited for %v", d)
 	}
 	for _, bad := range []string{"nomatch", "("} {
 		code, _, errOut = gomoku(t, "", "bench", "vs-quintet", "--runs", "1", "--case", bad, "--peer", fake("win"),

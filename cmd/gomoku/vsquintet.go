@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,20 +39,29 @@ func vsQuintetCommand() *cli.Command {
 			"(its printed Elapsed, the search alone) and `gomoku solve --format json` (its time_ms, the search and\n" +
 			"the proof check), each a fresh process --runs times, and prints the least time of each, their ratio,\n" +
 			"this program's time without the check of its proof (its check_ms) and that ratio, and both verdicts,\n" +
-			"then the geometric means of the ratios. Without the peer it says so and exits 0.",
+			"then the geometric means of the ratios over the cases both decided. A run that reaches --timeout is\n" +
+			"\"unknown\" (quintet's process is killed; this program searches with --time set to it), so that puzzle\n" +
+			"books with hard cases can be run (--threat-limit and --limit then set what the records do not state):\n" +
+			"the summary counts the cases each decided alone. Verdicts differ only when both decided. Without the\n" +
+			"peer it says so and exits 0.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "peer", Value: defaultQuintet, EnvVars: []string{"GOMOKU_QUINTET"}, Usage: "quintet's solve executable"},
 			&cli.IntFlag{Name: "runs", Value: 3, Usage: "runs of each program per case; the least time counts"},
 			&cli.IntFlag{Name: "memory", Value: 256, Usage: "this program's tables, MiB (solve --memory)"},
 			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "longest run of either program on one case"},
 			&cli.StringFlag{Name: "case", Usage: "only the cases whose name matches this regular expression (Go syntax), e.g. 'l03|vcf_'"},
+			&cli.IntFlag{Name: "threat-limit", Usage: "both programs' VCT threat limit where a record states none (0: 2, as ../shared/data/quintet.jsonl records for such cases)"},
+			&cli.IntFlag{Name: "limit", Usage: "most attacker moves where a record states none (0: quintet's 255, this program's none)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("vs-quintet: name quintet's case files (../shared/data/raw/quintet)")
 			}
-			if c.Int("runs") < 1 || c.Int("memory") < 1 {
-				return usagef("--runs and --memory must be at least 1")
+			if c.Int("runs") < 1 || c.Int("memory") < 1 || c.Duration("timeout") <= 0 {
+				return usagef("--runs, --memory and --timeout must be positive")
+			}
+			if c.Int("threat-limit") < 0 || c.Int("limit") < 0 || c.Int("limit") > 255 {
+				return usagef("--threat-limit and --limit: want 0 or more (--limit at most 255)")
 			}
 			only, err := regexp.Compile(c.String("case"))
 			if err != nil {
@@ -84,28 +94,43 @@ func vsQuintetCommand() *cli.Command {
 			fmt.Fprintf(out, "%-32s %-8s %12s %12s %8s %12s %8s  %s\n", "case", "mode", "quintet ms", "gomoku ms", "ratio",
 				"search ms", "ratio", "verdicts")
 			var logSum, logSearch float64
-			n, worse, worseSearch, differ := 0, 0, 0, 0
+			n, worse, worseSearch, differ, onlyOurs, onlyTheirs, neither := 0, 0, 0, 0, 0, 0, 0
+			set := quintetSettings{runs: c.Int("runs"), mib: c.Int("memory"), timeout: c.Duration("timeout"),
+				threat: c.Int("threat-limit"), limit: c.Int("limit")}
 			for _, qc := range cases {
-				row, err := vsQuintetCase(c.Context, peer, qc, c.Int("runs"), c.Int("memory"), c.Duration("timeout"))
+				row, err := vsQuintetCase(c.Context, peer, qc, set)
 				if err != nil {
+					if c.Context.Err() != nil {
+						return c.Context.Err()
+					}
 					fmt.Fprintf(c.App.ErrWriter, "gomoku: %s: %v\n", qc.name, err)
 					continue
 				}
 				ratio := row.ours / row.theirs
 				mark := ""
-				if row.ourVerdict != row.theirVerdict {
+				switch ours, theirs := row.ourVerdict != "unknown", row.theirVerdict != "unknown"; {
+				case !ours && !theirs:
+					neither++
+				case !theirs:
+					onlyOurs++
+				case !ours:
+					onlyTheirs++
+				case row.ourVerdict != row.theirVerdict:
 					mark = "  DIFFER"
 					differ++
+				}
+				search := row.search / row.theirs
+				fmt.Fprintf(out, "%-32s %-8s %12.3f %12.3f %8.2f %12.3f %8.2f  %s/%s%s\n", row.name, row.mode, row.theirs,
+					row.ours, ratio, row.search, search, row.theirVerdict, row.ourVerdict, mark)
+				if row.ourVerdict == "unknown" || row.theirVerdict == "unknown" {
+					continue // a time that reached the timeout is no measurement
 				}
 				if ratio > 1 {
 					worse++
 				}
-				search := row.search / row.theirs
 				if search > 1 {
 					worseSearch++
 				}
-				fmt.Fprintf(out, "%-32s %-8s %12.3f %12.3f %8.2f %12.3f %8.2f  %s/%s%s\n", row.name, row.mode, row.theirs,
-					row.ours, ratio, row.search, search, row.theirVerdict, row.ourVerdict, mark)
 				logSum += math.Log(ratio)
 				logSearch += math.Log(search)
 				n++
@@ -113,6 +138,10 @@ func vsQuintetCommand() *cli.Command {
 			if n > 0 {
 				fmt.Fprintf(out, "%d cases: geometric mean of the ratios %.2f, %d above 1.0; without the proof check %.2f, %d above 1.0; %d verdicts differ\n",
 					n, math.Exp(logSum/float64(n)), worse, math.Exp(logSearch/float64(n)), worseSearch, differ)
+			}
+			if onlyOurs+onlyTheirs+neither > 0 {
+				fmt.Fprintf(out, "within %v: %d decided by this program alone, %d by quintet alone, %d by neither\n",
+					c.Duration("timeout"), onlyOurs, onlyTheirs, neither)
 			}
 			if differ > 0 {
 				return fmt.Errorf("%d verdicts differ from quintet's", differ)
@@ -214,8 +243,18 @@ var selfCommand = func(ctx context.Context, args ...string) (*exec.Cmd, error) {
 
 var quintetElapsed = regexp.MustCompile(`(?m)^Elapsed: (\S+)`)
 
-// vsQuintetCase measures one case file.
-func vsQuintetCase(ctx context.Context, peer string, qc quintetCase, runs, mib int, timeout time.Duration) (quintetRow, error) {
+// quintetSettings are vs-quintet's flags for each case: runs per program,
+// this program's tables (MiB), the longest run, and the threat limit and
+// attacker-move limit of records that state none (0: the defaults).
+type quintetSettings struct {
+	runs, mib     int
+	timeout       time.Duration
+	threat, limit int
+}
+
+// vsQuintetCase measures one case file. A run of either program that
+// reaches set.timeout is "unknown" at that time.
+func vsQuintetCase(ctx context.Context, peer string, qc quintetCase, set quintetSettings) (quintetRow, error) {
 	p := qc.p
 	if p.Puzzle == nil || p.Size != 15 || p.Rule != engine.Renju && p.Rule != 0 {
 		return quintetRow{}, errors.New("not a quintet case (a 15x15 renju puzzle with mode and limit)")
@@ -251,41 +290,52 @@ func vsQuintetCase(ctx context.Context, peer string, qc quintetCase, runs, mib i
 		}
 		rows = append(rows, row.String())
 	}
-	limit := p.Puzzle.Limit
+	limit := cmp.Or(p.Puzzle.Limit, set.limit)
 	if limit <= 0 || limit > 255 {
 		limit = 255
 	}
-	threat := p.Puzzle.ThreatLimit
-	if threat <= 0 {
-		threat = quintetThreatLimit
-	}
+	threat := cmp.Or(p.Puzzle.ThreatLimit, set.threat, quintetThreatLimit)
 	r := quintetRow{name: qc.name, mode: p.Puzzle.Task, theirs: math.Inf(1), ours: math.Inf(1), search: math.Inf(1)}
-	for range runs {
-		rctx, cancel := context.WithTimeout(ctx, timeout)
+	timeoutMS := float64(set.timeout) / 1e6
+	for range set.runs {
+		rctx, cancel := context.WithTimeout(ctx, set.timeout)
 		cmd := exec.CommandContext(rctx, peer, mode, strconv.Itoa(limit), strconv.Itoa(threat), who,
 			strings.Join(rows, "\n"))
 		outp, err := cmd.Output()
+		timedOut := rctx.Err() == context.DeadlineExceeded
 		cancel()
-		if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return r, ctx.Err()
+		case timedOut:
+			r.theirs, r.theirVerdict = min(r.theirs, timeoutMS), cmp.Or(r.theirVerdict, "unknown")
+		case err != nil:
 			return r, fmt.Errorf("%s: %w", peer, err)
-		}
-		m := quintetElapsed.FindSubmatch(outp)
-		if m == nil {
-			return r, fmt.Errorf("%s printed no Elapsed line", peer)
-		}
-		d, err := time.ParseDuration(string(m[1]))
-		if err != nil {
-			return r, fmt.Errorf("%s: Elapsed %q: %w", peer, m[1], err)
-		}
-		r.theirs = min(r.theirs, float64(d)/1e6)
-		r.theirVerdict = "no-win"
-		if bytes.Contains(outp, []byte("\nMoves: ")) {
-			r.theirVerdict = "win"
+		default:
+			m := quintetElapsed.FindSubmatch(outp)
+			if m == nil {
+				return r, fmt.Errorf("%s printed no Elapsed line", peer)
+			}
+			d, err := time.ParseDuration(string(m[1]))
+			if err != nil {
+				return r, fmt.Errorf("%s: Elapsed %q: %w", peer, m[1], err)
+			}
+			r.theirs = min(r.theirs, float64(d)/1e6)
+			r.theirVerdict = "no-win" // a decided run's verdict stands over an unknown one's
+			if bytes.Contains(outp, []byte("\nMoves: ")) {
+				r.theirVerdict = "win"
+			}
 		}
 
-		rctx, cancel = context.WithTimeout(ctx, timeout)
-		cmd, err = selfCommand(rctx, "solve", "--format", "json", "--rule", "renju", "--memory", strconv.Itoa(mib),
-			"--threat-limit", strconv.Itoa(threat), qc.file)
+		// this program stops itself at the timeout (--time) and says
+		// unknown; the context's grace covers the start and the check
+		rctx, cancel = context.WithTimeout(ctx, set.timeout+time.Minute)
+		args := []string{"solve", "--format", "json", "--rule", "renju", "--memory", strconv.Itoa(set.mib),
+			"--threat-limit", strconv.Itoa(threat), "--time", set.timeout.String()}
+		if p.Puzzle.Limit <= 0 && set.limit > 0 {
+			args = append(args, "--limit", strconv.Itoa(set.limit))
+		}
+		cmd, err = selfCommand(rctx, append(args, qc.file)...)
 		if err != nil {
 			cancel()
 			return r, err
@@ -307,7 +357,11 @@ func vsQuintetCase(ctx context.Context, peer string, qc quintetCase, runs, mib i
 		if rec.TimeMS < r.ours {
 			r.ours, r.search = rec.TimeMS, rec.TimeMS-rec.CheckMS
 		}
-		r.ourVerdict = rec.Result
+		if rec.Result == "win" || rec.Result == "no-win" {
+			r.ourVerdict = rec.Result // a decided run's verdict stands over an unknown one's
+		} else {
+			r.ourVerdict = cmp.Or(r.ourVerdict, "unknown")
+		}
 	}
 	return r, nil
 }
