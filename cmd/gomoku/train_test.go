@@ -193,25 +193,7 @@ func TestLabelThenTrain(t *testing.T) {
 	if code != exitError || !strings.Contains(errOut, "games.jsonl:7:") || !strings.Contains(errOut, "label: 12 positions to search, 20ms each (0 already") {
 		t.Fatalf("label: exit %d: %s", code, errOut)
 	}
-	got, _ := os.ReadFile(out)
-	labelled, errs := train.ReadGames(out, got)
-	if len(errs) > 0 || len(labelled) != 12 {
-		t.Fatalf("%d lines, errors %v", len(labelled), errs)
-	}
-	for _, g := range labelled {
-		b, _ := engine.NewBoard(15, engine.Freestyle)
-		for i, m := range g.Moves {
-			if i == g.Opening && !b.Legal(engine.Color(1+i%2), m) {
-				t.Errorf("label %v is not legal", m)
-			}
-			if err := b.Put(m, engine.Color(1+i%2)); err != nil {
-				t.Fatalf("move %d: %v", i+1, err)
-			}
-		}
-		if g.Opening != len(g.Moves)-1 {
-			t.Errorf("opening %d of %d moves", g.Opening, len(g.Moves))
-		}
-	}
+	checkLabels(t, out, 12)
 	// a rerun skips what is done; after a kill mid-line, the torn line is
 	// cut off and the rest labelled
 	code, _, errOut = gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "2", "--time", "20ms", "--out", out, games)
@@ -222,8 +204,8 @@ func TestLabelThenTrain(t *testing.T) {
 	f.WriteString(`{"rule":"freestyle","size":15,"moves":["h8","i`)
 	f.Close()
 	code, _, errOut = gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "3", "--time", "20ms", "--out", out, games)
-	got, _ = os.ReadFile(out)
-	if labelled, errs = train.ReadGames(out, got); len(errs) > 0 || len(labelled) != 18 {
+	got, _ := os.ReadFile(out)
+	if labelled, errs := train.ReadGames(out, got); len(errs) > 0 || len(labelled) != 18 {
 		t.Errorf("after a torn line and a rerun with --per-game 3: %d lines, errors %v; %s", len(labelled), errs, errOut)
 	}
 	code, trainOut, errOut := gomoku(t, "", "train", "--rule", "freestyle", "--out", filepath.Join(dir, "l.nnue"), "--epochs", "1",
@@ -267,25 +249,9 @@ func TestLabelTeacher(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, o, errOut)
 	}
-	got, _ := os.ReadFile(out)
-	labelled, errs := train.ReadGames(out, got)
-	if len(errs) > 0 || len(labelled) != 8 {
-		t.Fatalf("%d lines, errors %v", len(labelled), errs)
-	}
+	labelled := checkLabels(t, out, 8)
 	reported := 0
 	for _, g := range labelled {
-		b, _ := engine.NewBoard(15, engine.Freestyle)
-		for i, m := range g.Moves {
-			if i == g.Opening && !b.Legal(engine.Color(1+i%2), m) {
-				t.Errorf("label %v is not legal", m)
-			}
-			if err := b.Put(m, engine.Color(1+i%2)); err != nil {
-				t.Fatalf("move %d: %v", i+1, err)
-			}
-		}
-		if g.Opening != len(g.Moves)-1 {
-			t.Errorf("opening %d of %d moves: not one position", g.Opening, len(g.Moves))
-		}
 		if v := g.Values[g.Opening]; v != 0.5 {
 			reported++
 		}
@@ -312,4 +278,31 @@ func TestLabelTeacher(t *testing.T) {
 			t.Errorf("%v: exit %d (%s), want %d", args, code, errOut, exitUsage)
 		}
 	}
+}
+
+// checkLabels reads label's output file out and checks that it holds n
+// lines, each one position (Opening the last move) whose label, the last
+// move, is legal there; it returns the lines.
+func checkLabels(t *testing.T, out string, n int) []train.Game {
+	t.Helper()
+	got, _ := os.ReadFile(out)
+	labelled, errs := train.ReadGames(out, got)
+	if len(errs) > 0 || len(labelled) != n {
+		t.Fatalf("%d lines, errors %v; want %d", len(labelled), errs, n)
+	}
+	for _, g := range labelled {
+		b, _ := engine.NewBoard(15, engine.Freestyle)
+		for i, m := range g.Moves {
+			if i == g.Opening && !b.Legal(engine.Color(1+i%2), m) {
+				t.Errorf("label %v is not legal", m)
+			}
+			if err := b.Put(m, engine.Color(1+i%2)); err != nil {
+				t.Fatalf("move %d: %v", i+1, err)
+			}
+		}
+		if g.Opening != len(g.Moves)-1 {
+			t.Errorf("opening %d of %d moves: not one position", g.Opening, len(g.Moves))
+		}
+	}
+	return labelled
 }
