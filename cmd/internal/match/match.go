@@ -17,6 +17,10 @@
 //     adjudication: a five (exactly five where the rule wants it), a renju
 //     forbidden move (loses), an illegal or unreadable answer (loses), a
 //     timeout or a crash (loses), a full board (a draw).
+//   - brain.go: Brain, one engine started on its own and asked for its
+//     move in one position after another (BOARD each time), with its
+//     reported evaluation: a teacher labelling positions (gomoku label
+//     --teacher).
 //   - record.go: each game as a Piskvork .psq record and as SGF.
 //   - stats.go: the score, the Elo difference with its 95% interval
 //     (trinomial, the normal approximation cutechess-cli uses), and the
