@@ -78,6 +78,11 @@ type OpeningOptions struct {
 	// rule. Deepening uses it for the positions it proves inside, so that
 	// a quiet move that fails is left early for the next.
 	FailFast bool
+	// Retry searches the children that the store records as searched
+	// before and left unknown with no less budget (OpeningChild.Attempted);
+	// without it they are reported unknown at once, so that a resumed run
+	// spends its time on the children not yet searched.
+	Retry bool
 }
 
 // OpeningChild is one defender move of an opening and the attacker's
@@ -97,6 +102,10 @@ type OpeningChild struct {
 	// Deepened is set for a child decided by deepening
 	// (solver/deepen.go).
 	Deepened bool
+	// Attempted is set for a child left unknown without a search because
+	// the store records an earlier one with no less budget that ended
+	// unknown (Solver.Attempted; OpeningOptions.Retry searches it again).
+	Attempted bool
 }
 
 // OpeningReport is the result of ProveOpening.
@@ -297,7 +306,27 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 				ch := OpeningChild{Move: ms[k]}
 				var err error
 				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
-					ch.Answer, ch.Repaired, err = slv.solveChild(ctx, cpr, ms[k], pass, lim, opt.SearchProgress)
+					var at Attempt
+					var tried bool
+					if !opt.Retry {
+						at, tried, err = slv.Attempted(cpr, ModeWin, lim)
+					}
+					switch {
+					case err != nil:
+					case tried:
+						// searched before with no less budget, and unknown
+						stopped := fmt.Sprintf("an earlier search within %v", at.Time)
+						if at.Time == 0 {
+							stopped = fmt.Sprintf("an earlier search within %d nodes", at.Nodes)
+						}
+						ch.Answer = Answer{Mode: ModeWin, FromStore: true, Result: Result{Status: StatusUnknown, Stopped: stopped}}
+						ch.Attempted = true
+					default:
+						ch.Answer, ch.Repaired, err = slv.solveChild(ctx, cpr, ms[k], pass, lim, opt.SearchProgress)
+						if err == nil && ch.Status == StatusUnknown && ctx.Err() == nil {
+							err = slv.RememberAttempt(cpr, ModeWin, lim)
+						}
+					}
 					if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
 						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, ms[k], pass, opt.Deepen, lim, ch.Answer, opt.Log)
 					}

@@ -2,11 +2,14 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"gomoku/engine"
 	"gomoku/solver/proof"
+	"gomoku/solver/store"
 )
 
 // openingProblem sets up a position from moves (black first) with the side
@@ -295,5 +298,99 @@ func TestDeepenMoves(t *testing.T) {
 			engine.Release(b)
 		}
 		t.Logf("%v: %v", r, ms)
+	}
+}
+
+// TestProveOpeningAttempts: a defender move left unknown is recorded in
+// the store with its budget, and a rerun within no larger budget reports
+// it unknown at once (Attempted, no search); Retry, or a larger budget,
+// searches it again. The attempt survives a merge into another store
+// (the larger budget kept) and is counted by Stats.
+func TestProveOpeningAttempts(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "j10")
+	ctx := context.Background()
+	st, err := OpenStore("", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := NewSolver(16)
+	s.PassThreats, s.Store = true, st
+	opt := OpeningOptions{EveryMove: true, FailFast: true}
+	run := func(lim Limits, opt OpeningOptions) OpeningChild {
+		t.Helper()
+		rep, err := s.ProveOpening(ctx, pr, lim, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Status != StatusUnknown || len(rep.Children) != 1 || rep.Unknown != 1 {
+			t.Fatalf("%+v: %v, %d children, %d unknown", lim, rep.Status, len(rep.Children), rep.Unknown)
+		}
+		return rep.Children[0]
+	}
+	first := run(Limits{Nodes: 2_000}, opt)
+	if first.Attempted || first.Nodes == 0 {
+		t.Fatalf("first run: attempted %v, %d nodes", first.Attempted, first.Nodes)
+	}
+	again := run(Limits{Nodes: 2_000}, opt)
+	if !again.Attempted || again.Nodes != 0 || again.Move != first.Move || !again.FromStore {
+		t.Errorf("rerun: %v attempted %v, %d nodes (first %v)", again.Move, again.Attempted, again.Nodes, first.Move)
+	}
+	if ch := run(Limits{Nodes: 1_000}, opt); !ch.Attempted {
+		t.Error("a smaller budget searched again")
+	}
+	retry := opt
+	retry.Retry = true
+	if ch := run(Limits{Nodes: 2_000}, retry); ch.Attempted || ch.Nodes == 0 {
+		t.Errorf("--retry: attempted %v, %d nodes", ch.Attempted, ch.Nodes)
+	}
+	if ch := run(Limits{Nodes: 3_000}, opt); ch.Attempted || ch.Nodes == 0 {
+		t.Errorf("a larger budget: attempted %v, %d nodes", ch.Attempted, ch.Nodes)
+	}
+	stats, err := st.Stats()
+	if err != nil || stats.Entries["win attempt"] == 0 || stats.Corrupt != 0 {
+		t.Errorf("stats %+v, %v", stats, err)
+	}
+	// merged into another store, the larger budget stands
+	dst, err := OpenStore("", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	if _, err := dst.Merge(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	s2 := NewSolver(16)
+	s2.PassThreats, s2.Store = true, dst
+	b := pr.Board
+	b.Play(first.Move, pr.Attacker.Opponent())
+	cpr := Problem{Board: b, ToMove: pr.Attacker, Attacker: pr.Attacker}
+	for nodes, want := range map[int64]bool{3_000: true, 3_001: false} {
+		if _, ok, err := s2.Attempted(cpr, ModeWin, Limits{Nodes: nodes}); err != nil || ok != want {
+			t.Errorf("merged store, %d nodes: attempted %v (%v), want %v", nodes, ok, err, want)
+		}
+	}
+	b.Undo()
+}
+
+// TestAttemptValue: an attempt's value reads back as written, and a value
+// with any byte changed, cut short or lengthened is ErrStoreCorrupt.
+func TestAttemptValue(t *testing.T) {
+	a := Attempt{Time: 150 * time.Second, Nodes: 123_456_789}
+	v := a.encode()
+	if got, err := decodeAttempt(v); err != nil || got != a {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	for i := range v {
+		bad := slices.Clone(v)
+		bad[i] ^= 0x10
+		if _, err := decodeAttempt(bad); !errors.Is(err, ErrStoreCorrupt) {
+			t.Errorf("byte %d changed: %v", i, err)
+		}
+	}
+	for _, bad := range [][]byte{v[:len(v)-1], append(slices.Clone(v), 0), nil} {
+		if _, err := decodeAttempt(bad); !errors.Is(err, ErrStoreCorrupt) {
+			t.Errorf("%d bytes: %v", len(bad), err)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"math"
 	"sync"
+	"time"
 
 	"gomoku/engine"
 	"gomoku/solver/proof"
@@ -36,11 +37,13 @@ import (
 //	            the automatic limit (Solver.ThreatLimit zero)
 //	bytes 6-13  canonical Zobrist key: the least of the 8 symmetric images'
 //	            keys (engine.Board.CanonicalHash), big-endian
-//	byte 14     the verdict kept under the key: 1 win, 2 no-win
+//	byte 14     the verdict kept under the key: 1 win, 2 no-win, 0 an
+//	            attempt (a search that ended unknown; see Attempt)
 //
 // A position keeps its best win (the fewest attacker moves) and its
 // strongest no-win (the largest limit) side by side, since a puzzle set may
-// hold the same position with different limits.
+// hold the same position with different limits; and, when searches of it
+// ended unknown, the largest budget one had (attemptValueVersion's value).
 //
 // Values:
 //
@@ -378,6 +381,15 @@ func (s *Store) Stats() (StoreStats, error) {
 			}
 			return nil
 		}
+		if len(k) == 15 && k[14] == byte(StatusUnknown) {
+			if _, err := decodeAttempt(v); err != nil {
+				st.Corrupt++
+			} else {
+				st.Total++
+				st.Entries[Mode(k[4]).String()+" attempt"]++
+			}
+			return nil
+		}
 		e, err := decodeEntry(v)
 		if len(k) != 15 || err != nil {
 			st.Corrupt++
@@ -419,7 +431,8 @@ type MergeStats struct {
 }
 
 // Merge adds every result of src to the store, keeping per position the
-// best win and the strongest no-win, as Solve does: a shard's store merged
+// best win and the strongest no-win, as Solve does, and the larger budget
+// of an attempt: a shard's store merged
 // into another gives the store one run over both shards' positions would
 // have made (each position's results are independent of the order they
 // came in). src is read with badger's Stream framework. Errors: ctx's, the
@@ -438,6 +451,18 @@ func (s *Store) Merge(ctx context.Context, src *Store) (MergeStats, error) {
 			return s.setLocked(append([]byte{}, key...), append([]byte{}, value...))
 		}
 		k, status, ok := keyFromBytes(key)
+		if ok && status == StatusUnknown { // an attempt: the larger budget stands
+			at, err := decodeAttempt(value)
+			if err != nil {
+				st.Corrupt++
+				return nil
+			}
+			kept, err := s.putAttempt(k, at)
+			if kept {
+				st.Kept++
+			}
+			return err
+		}
 		e, err := decodeEntry(value)
 		if !ok || err != nil || e.status != status {
 			st.Corrupt++
@@ -530,4 +555,112 @@ func (s *Store) Evaluation(b *engine.Board, c engine.Color) (Evaluation, bool, e
 		ev.PV = append(ev.PV, engine.Transform(p, inv, b.Size()))
 	}
 	return ev, true, nil
+}
+
+// Attempt is the budget of a search that ended unknown (Solver.Attempted,
+// Solver.RememberAttempt): its time and node limits, each the largest one
+// recorded for the problem (0: none recorded, or no limit).
+type Attempt struct {
+	Time  time.Duration
+	Nodes int64
+}
+
+// covers reports whether a search within lim would have no larger budget
+// than the attempt a: its time limit, or with none its node limit, is
+// positive and at most a's. A search without limits is never covered.
+func (a Attempt) covers(lim Limits) bool {
+	if lim.Time > 0 {
+		return a.Time >= lim.Time
+	}
+	return lim.Nodes > 0 && a.Nodes >= lim.Nodes
+}
+
+// The value of an attempt entry:
+//
+//	byte 0      attemptValueVersion (1)
+//	bytes 1-8   the time limit, ns (int64, little-endian)
+//	bytes 9-16  the node limit (int64, little-endian)
+//	last 4      CRC-32 (IEEE) of everything before
+const attemptValueVersion = 1
+
+func (a Attempt) encode() []byte {
+	out := []byte{attemptValueVersion}
+	out = binary.LittleEndian.AppendUint64(out, uint64(max(0, a.Time)))
+	out = binary.LittleEndian.AppendUint64(out, uint64(max(0, a.Nodes)))
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+}
+
+// decodeAttempt reads an attempt's value. Errors: ErrStoreCorrupt.
+func decodeAttempt(v []byte) (Attempt, error) {
+	if len(v) != 21 || v[0] != attemptValueVersion || crc32.ChecksumIEEE(v[:17]) != binary.LittleEndian.Uint32(v[17:]) {
+		return Attempt{}, ErrStoreCorrupt
+	}
+	t, n := int64(binary.LittleEndian.Uint64(v[1:])), int64(binary.LittleEndian.Uint64(v[9:]))
+	if t < 0 || n < 0 {
+		return Attempt{}, ErrStoreCorrupt
+	}
+	return Attempt{Time: time.Duration(t), Nodes: n}, nil
+}
+
+// attempt returns the attempt recorded under k, if any. Errors:
+// ErrStoreCorrupt, the store's.
+func (s *Store) attempt(k storeKey) (Attempt, bool, error) {
+	v, ok, err := s.value(k.bytes(StatusUnknown))
+	if err != nil || !ok {
+		return Attempt{}, false, err
+	}
+	a, err := decodeAttempt(v)
+	return a, err == nil, err
+}
+
+// putAttempt records a under k, each limit the larger of a's and the one
+// recorded (kept false when that changes nothing); it is flushed with the
+// batch.
+func (s *Store) putAttempt(k storeKey, a Attempt) (kept bool, err error) {
+	old, ok, err := s.attempt(k)
+	if err != nil && !errors.Is(err, ErrStoreCorrupt) {
+		return false, err
+	}
+	if ok {
+		if old.Time >= a.Time && old.Nodes >= a.Nodes {
+			return false, nil
+		}
+		a.Time, a.Nodes = max(a.Time, old.Time), max(a.Nodes, old.Nodes)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false, errors.New("store closed")
+	}
+	return true, s.setLocked(k.bytes(StatusUnknown), a.encode())
+}
+
+// RememberAttempt records in the store (none: nothing) that a search of
+// pr in mode within lim ended unknown, so that a rerun with no larger
+// budget can skip it (Attempted): `gomoku prove`'s resume, which would
+// otherwise search every child left unknown again for as long. Errors:
+// the store's.
+func (s *Solver) RememberAttempt(pr Problem, mode Mode, lim Limits) error {
+	if s.Store == nil || lim.Time <= 0 && lim.Nodes <= 0 {
+		return nil
+	}
+	key, _ := s.storeKeyOf(pr, mode)
+	_, err := s.Store.putAttempt(key, Attempt{Time: lim.Time, Nodes: lim.Nodes})
+	return err
+}
+
+// Attempted reports whether the store holds an attempt of pr in mode whose
+// budget covers lim (a time limit at least lim's, or without one a node
+// limit at least lim's), and that attempt; false without a store. A
+// corrupt attempt counts as none. Errors: the store's.
+func (s *Solver) Attempted(pr Problem, mode Mode, lim Limits) (Attempt, bool, error) {
+	if s.Store == nil {
+		return Attempt{}, false, nil
+	}
+	key, _ := s.storeKeyOf(pr, mode)
+	a, ok, err := s.Store.attempt(key)
+	if errors.Is(err, ErrStoreCorrupt) {
+		return Attempt{}, false, nil
+	}
+	return a, err == nil && ok && a.covers(lim), err
 }

@@ -32,7 +32,8 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			"attacker move whose position is proven whole-board in turn (the pass proof's first move, then two\n" +
 			"others by the five-cell windows' potential). Each result is written to the --tt\n" +
 			"store, and flushed, as soon as it is decided: a run killed at any point\n" +
-			"resumes from there, and --shard splits the defender moves across the tasks of a cluster (merge\n" +
+			"resumes from there (a move left unknown is recorded with its budget, and a rerun with no more\n" +
+			"--time or --nodes reports it unknown at once unless --retry), and --shard splits the defender moves across the tasks of a cluster (merge\n" +
 			"their stores with tt merge, then run once more over the merged store to assemble the\n" +
 			"certificate). Moves that are images of one another under a symmetry of the position are searched\n" +
 			"once. A win is reported only after its certificate has passed the independent check (the one\n" +
@@ -56,6 +57,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1,
 				Usage: "defender moves searched at once, each with tables of --memory MiB of its own"},
 			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: a quiet attacker move played (the pass proof's first move, then up to two others) and the position after it proven whole-board (its own pass proof and zone, stopping at the first defender move left unknown), each search inside within --time, all of a defender move's within 8 times --time; 0: none"},
+			&cli.BoolFlag{Name: "retry", Usage: "with --tt, search again the defender moves that the store records as searched before, with no less --time (or --nodes), and left unknown (without it they are reported unknown at once, and a resumed run goes on to the moves not yet searched)"},
 			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
 			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error, and each step of a deepening (the quiet move tried, the inner pass search and zone, each inner defender move)"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
@@ -162,7 +164,8 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			lim := solver.Limits{Depth: c.Int("limit"), Nodes: c.Int64("nodes"), Time: c.Duration("time"),
 				MemoryMiB: c.Int("memory")}
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att}
-			opt := solver.OpeningOptions{Jobs: c.Int("jobs"), Deepen: c.Int("deepen"), EveryMove: c.Bool("every-move")}
+			opt := solver.OpeningOptions{Jobs: c.Int("jobs"), Deepen: c.Int("deepen"), EveryMove: c.Bool("every-move"),
+				Retry: c.Bool("retry")}
 			if sh != nil {
 				opt.Shard, opt.Shards = sh.k, sh.n
 			}
@@ -277,6 +280,9 @@ func childSummary(ch solver.OpeningChild) string {
 		s = "no win within the limits"
 	case solver.StatusUnknown:
 		s = "unknown: stopped by the " + ch.Stopped
+		if ch.Attempted {
+			s = "unknown: " + ch.Stopped + " ended unknown (--retry searches it again)"
+		}
 	}
 	if ch.FromStore {
 		return s + " (from the store)"
