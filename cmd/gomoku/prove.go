@@ -33,9 +33,9 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			"others by the five-cell windows' potential). Each result is written to the --tt\n" +
 			"store, and flushed, as soon as it is decided: a run killed at any point\n" +
 			"resumes from there (a move left unknown is recorded with its budget, and a rerun with no more\n" +
-			"--time or --nodes reports it unknown at once unless --retry), and --shard splits the defender moves across the tasks of a cluster (merge\n" +
-			"their stores with tt merge, then run once more over the merged store to assemble the\n" +
-			"certificate). Moves that are images of one another under a symmetry of the position are searched\n" +
+			"--time or --nodes reports it unknown at once unless --retry), and --shard splits the defender\n" +
+			"moves across the tasks of a cluster (merge their stores with tt merge, then run once more over\n" +
+			"the merged store to assemble the certificate). Moves that are images of one another under a symmetry of the position are searched\n" +
 			"once. A win is reported only after its certificate has passed the independent check (the one\n" +
 			"verify runs); --proof writes it.",
 		Flags: append(inputFlags(),
