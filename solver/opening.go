@@ -249,6 +249,31 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 	return rep, nil
 }
 
+// attemptChild decides the child pr (the defender's move m played) by
+// solveChild, unless the store records an earlier search of it within no
+// less budget that ended unknown (and opt.Retry is off): it is then
+// unknown at once, attempted true. A search that ends unknown (not
+// cancelled) is recorded as such an attempt. Errors: solveChild's, the
+// store's.
+func (s *Solver) attemptChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits,
+	opt OpeningOptions) (a Answer, repaired, attempted bool, err error) {
+	if !opt.Retry {
+		at, tried, err := s.Attempted(pr, ModeWin, lim)
+		if err != nil || tried {
+			stopped := fmt.Sprintf("an earlier search within %v", at.Time)
+			if at.Time == 0 {
+				stopped = fmt.Sprintf("an earlier search within %d nodes", at.Nodes)
+			}
+			return Answer{Mode: ModeWin, FromStore: true, Result: Result{Status: StatusUnknown, Stopped: stopped}}, false, tried, err
+		}
+	}
+	a, repaired, err = s.solveChild(ctx, pr, m, pass, lim, opt.SearchProgress)
+	if err == nil && a.Status == StatusUnknown && ctx.Err() == nil {
+		err = s.RememberAttempt(pr, ModeWin, lim)
+	}
+	return a, repaired, false, err
+}
+
 // decideChildren solves the defender moves ms (on b, the defender to
 // move) for att, each by repairing the pass proof pass when there is one
 // (solveChild), on opt.Jobs goroutines (s and s.sibling()s, each with
@@ -306,27 +331,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 				ch := OpeningChild{Move: ms[k]}
 				var err error
 				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
-					var at Attempt
-					var tried bool
-					if !opt.Retry {
-						at, tried, err = slv.Attempted(cpr, ModeWin, lim)
-					}
-					switch {
-					case err != nil:
-					case tried:
-						// searched before with no less budget, and unknown
-						stopped := fmt.Sprintf("an earlier search within %v", at.Time)
-						if at.Time == 0 {
-							stopped = fmt.Sprintf("an earlier search within %d nodes", at.Nodes)
-						}
-						ch.Answer = Answer{Mode: ModeWin, FromStore: true, Result: Result{Status: StatusUnknown, Stopped: stopped}}
-						ch.Attempted = true
-					default:
-						ch.Answer, ch.Repaired, err = slv.solveChild(ctx, cpr, ms[k], pass, lim, opt.SearchProgress)
-						if err == nil && ch.Status == StatusUnknown && ctx.Err() == nil {
-							err = slv.RememberAttempt(cpr, ModeWin, lim)
-						}
-					}
+					ch.Answer, ch.Repaired, ch.Attempted, err = slv.attemptChild(ctx, cpr, ms[k], pass, lim, opt)
 					if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
 						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, ms[k], pass, opt.Deepen, lim, ch.Answer, opt.Log)
 					}

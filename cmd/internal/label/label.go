@@ -108,10 +108,10 @@ func Teacher(ctx context.Context, g train.Game, ply int, br *match.Brain, scale 
 	if g.Size != br.Size() {
 		return train.GameLine{}, fmt.Errorf("a game on %dx%d, the teacher plays on %dx%d", g.Size, g.Size, br.Size(), br.Size())
 	}
-	if _, err := replay(g, ply); err != nil {
-		return train.GameLine{}, err
+	if ply < 0 || ply >= len(g.Moves) {
+		return train.GameLine{}, fmt.Errorf("ply %d of a game of %d moves", ply, len(g.Moves))
 	}
-	m, ev, err := br.Move(ctx, g.Moves[:ply])
+	m, ev, err := br.Move(ctx, g.Moves[:ply]) // it replays the moves and checks its answer
 	if err != nil {
 		return train.GameLine{}, err
 	}
