@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -199,7 +200,7 @@ func TestBestExtends(t *testing.T) {
 	}{{k8, k8, false}, {a1, g8, true}} {
 		s := &scripted{moves: []engine.Point{c.second}}
 		rep := Report{SearchReport: SearchReport{Moves: []MoveStat{{Move: g8}}, Nodes: 500}}
-		extend(context.Background(), solver.NewSolver(16), b, engine.White, s, solver.Limits{Time: 2 * time.Second}, 1, nil, nil,
+		extend(context.Background(), solver.NewSolver(16), b, engine.White, s, solver.Limits{Time: 2 * time.Second}, 1, nil, nil, nil,
 			time.Now().Add(2*time.Second), &rep)
 		if rep.Nodes != 1500 {
 			t.Errorf("second %v: %d nodes, want 500 + 1000", c.second, rep.Nodes)
@@ -213,21 +214,22 @@ func TestBestExtends(t *testing.T) {
 	}
 	s := &scripted{moves: []engine.Point{a1}}
 	rep := Report{SearchReport: SearchReport{Moves: []MoveStat{{Move: g8}}}}
-	extend(context.Background(), solver.NewSolver(16), b, engine.White, s, solver.Limits{Time: 2 * time.Second}, 1, nil, nil,
+	extend(context.Background(), solver.NewSolver(16), b, engine.White, s, solver.Limits{Time: 2 * time.Second}, 1, nil, nil, nil,
 		time.Now().Add(100*time.Millisecond), &rep)
 	if len(s.times) != 0 || rep.Moves[0].Move != g8 {
 		t.Errorf("with 100ms of 2s left: searches %v, plays %v; want none and g8", s.times, rep.Moves[0].Move)
 	}
 }
 
-// TestUnprovenInstead: on freestyle.txt's fourth opening, white to move at
-// ply 7, j10 stops black's VCT (a quick proof) but the search proves it
-// loses all the same, while j9, whose check needs tens of thousands of
-// nodes, holds. When every proven defence is proven lost, Best takes the
-// search's choice among the unproven ones once its check leaves the
-// opponent no VCT, and keeps the proven one when each unproven move is
-// refuted.
-func TestUnprovenInstead(t *testing.T) {
+// TestDefencesRankedTogether: on freestyle.txt's fourth opening, white to
+// move at ply 7, j10 stops black's VCT (a quick proof) but the search
+// proves it loses all the same, while j9, whose check needs tens of
+// thousands of nodes, holds. Best searches the proven and the unproven
+// defences together (searchVerified with the proven ones safe): the
+// search's choice j9 is checked and kept; a4, which loses to a VCT, is
+// refuted when the search chooses it, and the proven j10 is played when it
+// is the only other move.
+func TestDefencesRankedTogether(t *testing.T) {
 	b := movesBoard(t, engine.Freestyle, "h8 h7 h9 g10 g8 i10 i9")
 	j10, j9, a4 := mustPoint(t, "j10"), mustPoint(t, "j9"), mustPoint(t, "a4")
 	s := solver.NewSolver(64)
@@ -245,19 +247,25 @@ func TestUnprovenInstead(t *testing.T) {
 	ab := NewAlphaBeta(16)
 	ab.Threads = 1
 	sr, err := ab.Search(ctx, b, engine.White, solver.Limits{Nodes: 200_000}, 1, []engine.Point{j10}, nil)
-	if err != nil || len(sr.Moves) != 1 || !allProvenLost(sr.Moves) {
+	if err != nil || len(sr.Moves) != 1 || sr.Moves[0].Proven != -1 {
 		t.Fatalf("the search on j10 alone: %+v, %v; want it proven lost", sr.Moves, err)
 	}
-	rep := Report{Kind: KindDefend, Checked: 3, Refutations: 1, SearchReport: sr}
 	lim := solver.Limits{Nodes: 300_000}
 	sh := sharesFor(engine.Freestyle)
-	got, err := unprovenInstead(ctx, s, b, engine.White, ab, lim, sh, 1, []engine.Point{a4, j9}, nil, time.Now(), rep)
-	if err != nil || got.Kind != KindDefend || len(got.Moves) == 0 || got.Moves[0].Move != j9 {
-		t.Fatalf("with a4 and j9 unproven: %v, kind %s, moves %+v; want j9", err, got.Kind, got.Moves)
+	safe := []engine.Point{j10}
+	got, err := searchVerified(ctx, s, b, engine.White, ab, lim, sh, 1, []engine.Point{j10, a4, j9}, safe, nil, time.Now())
+	if err != nil || len(got.Moves) == 0 || got.Moves[0].Move != j9 {
+		t.Fatalf("j10 proven, a4 and j9 unproven: %v, moves %+v; want j9", err, got.Moves)
 	}
-	got, err = unprovenInstead(ctx, s, b, engine.White, ab, lim, sh, 1, []engine.Point{a4}, nil, time.Now(), rep)
+	if got.Checked == 0 {
+		t.Errorf("j9 was played unchecked")
+	}
+	got, err = searchVerified(ctx, s, b, engine.White, ab, lim, sh, 1, []engine.Point{j10, a4}, safe, nil, time.Now())
 	if err != nil || len(got.Moves) == 0 || got.Moves[0].Move != j10 {
-		t.Fatalf("with a4 alone unproven: %v, moves %+v; want the proven defence j10 kept", err, got.Moves)
+		t.Fatalf("j10 proven, a4 unproven: %v, moves %+v (refuted %v); want j10", err, got.Moves, got.Refuted)
+	}
+	if slices.Contains(got.Refuted, j10) {
+		t.Errorf("the proven j10 was refuted: %v", got.Refuted)
 	}
 }
 

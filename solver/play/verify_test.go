@@ -29,7 +29,7 @@ func TestSearchVerifiedRefutesUnprovenDefence(t *testing.T) {
 	}
 	t.Logf("the search alone prefers %v", pre.Moves[0].Move)
 	rep, err := searchVerified(context.Background(), solver.NewSolver(64), b, engine.Black, NewAlphaBeta(16), lim,
-		sharesFor(engine.Freestyle), 1, only, nil, time.Now())
+		sharesFor(engine.Freestyle), 1, only, nil, nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
