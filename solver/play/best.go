@@ -224,16 +224,17 @@ func Best(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color
 // restricts the moves searched (Best's proven and unproven defences); a
 // choice in safe (the proven defences) needs no check.
 //
-// Best's defences go through here since 2026-12-01: before,
-// the search ranked the proven defences alone when there were any. In the
-// first 15 plies of freestyle games against Rapfi the defence checks at
-// 300 ms a move typically prove 1 to 12 of 50 to 70 candidates and leave
-// nearly all the rest unknown, so the search chose among those few, the
-// moves whose checks end soonest. Ranking the two sets
-// together, this build against the one before at 300 ms a move (the
-// balanced openings twice with colours swapped, 200 games a rule): freestyle
-// 113 – 86, 1 drawn (56.8%), +47 Elo [−1, +97]; renju 114 – 85, 1 drawn
-// (57.2%), +51 [+3, +101].
+// Best's defences go through here since 2026-12-01; before, the search
+// ranked the proven defences alone when there were any. In the first 15
+// plies of freestyle games against Rapfi the defence checks at 300 ms a
+// move typically prove 1 to 12 of 50 to 70 candidates and leave nearly
+// all the rest unknown, so the search chose among those few, the moves
+// whose checks end soonest. Ranking the two sets together scored against
+// the build before, at 300 ms a move (the balanced openings twice with
+// colours swapped, 200 games a run): freestyle 113 – 86, 1 drawn (+47 Elo
+// [−1, +97]) and 110 – 87, 3 drawn (+40 [−8, +89]); renju 114 – 85,
+// 1 drawn (+51 [+3, +101]). Against Rapfi it scored as the build before
+// (27.0% and 23.5% against 28.5% and 23.0%).
 func searchVerified(ctx context.Context, s *solver.Solver, b *engine.Board, c engine.Color, searcher Searcher,
 	lim solver.Limits, sh bestShares, multipv int, only, safe []engine.Point, progress solver.ProgressFunc, start time.Time) (Report, error) {
 	deadline := time.Time{}
