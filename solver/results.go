@@ -323,13 +323,21 @@ func (s *Store) put(k storeKey, e storeEntry) (kept bool, err error) {
 	if old, ok, err := s.get(k, e.status); err == nil && ok && !e.stronger(old) {
 		return false, nil
 	}
-	key, val := k.bytes(e.status), e.encode()
+	return true, s.set(k.bytes(e.status), e.encode())
+}
+
+// errStoreClosed: a write to a closed store.
+var errStoreClosed = errors.New("store closed")
+
+// set writes key and val (owned by the store from now on) under s.mu
+// (setLocked). Errors: errStoreClosed, the store's.
+func (s *Store) set(key, val []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return false, errors.New("store closed")
+		return errStoreClosed
 	}
-	return true, s.setLocked(key, val)
+	return s.setLocked(key, val)
 }
 
 // setLocked writes key and val (owned by the store from now on) through the
@@ -446,29 +454,18 @@ func (s *Store) Merge(ctx context.Context, src *Store) (MergeStats, error) {
 		st.Read++
 		if len(key) == 15 && key[4] == modeEval { // an evaluation: the last one read stands
 			st.Kept++
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return s.setLocked(append([]byte{}, key...), append([]byte{}, value...))
+			return s.set(append([]byte{}, key...), append([]byte{}, value...))
 		}
 		k, status, ok := keyFromBytes(key)
-		if ok && status == StatusUnknown { // an attempt: the larger budget stands
-			at, err := decodeAttempt(value)
-			if err != nil {
-				st.Corrupt++
-				return nil
-			}
-			kept, err := s.putAttempt(k, at)
-			if kept {
-				st.Kept++
-			}
-			return err
-		}
-		e, err := decodeEntry(value)
-		if !ok || err != nil || e.status != status {
+		if !ok {
 			st.Corrupt++
 			return nil
 		}
-		kept, err := s.put(k, e)
+		kept, err := s.merge(k, status, value)
+		if errors.Is(err, ErrStoreCorrupt) {
+			st.Corrupt++
+			return nil
+		}
 		if kept {
 			st.Kept++
 		}
@@ -527,13 +524,7 @@ func (s *Store) PutEvaluation(b *engine.Board, c engine.Color, ev Evaluation) er
 		out = binary.LittleEndian.AppendUint16(out, uint16(engine.Transform(p, sym, b.Size())))
 	}
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
-	key := k.bytes(evalVerdict)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errors.New("store closed")
-	}
-	return s.setLocked(key, out)
+	return s.set(k.bytes(evalVerdict), out)
 }
 
 // Evaluation returns the kept evaluation of b with c to move, if any.
@@ -555,6 +546,28 @@ func (s *Store) Evaluation(b *engine.Board, c engine.Color) (Evaluation, bool, e
 		ev.PV = append(ev.PV, engine.Transform(p, inv, b.Size()))
 	}
 	return ev, true, nil
+}
+
+// merge adds src's value under k with verdict status as Merge does: an
+// attempt's larger budget (putAttempt), else the better result (put).
+// Errors: ErrStoreCorrupt for a value that does not decode or does not
+// match its key's verdict, the store's.
+func (s *Store) merge(k storeKey, status Status, value []byte) (kept bool, err error) {
+	if status == StatusUnknown {
+		at, err := decodeAttempt(value)
+		if err != nil {
+			return false, err
+		}
+		return s.putAttempt(k, at)
+	}
+	e, err := decodeEntry(value)
+	if err != nil {
+		return false, err
+	}
+	if e.status != status {
+		return false, ErrStoreCorrupt
+	}
+	return s.put(k, e)
 }
 
 // Attempt is the budget of a search that ended unknown (Solver.Attempted,
@@ -627,12 +640,7 @@ func (s *Store) putAttempt(k storeKey, a Attempt) (kept bool, err error) {
 		}
 		a.Time, a.Nodes = max(a.Time, old.Time), max(a.Nodes, old.Nodes)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false, errors.New("store closed")
-	}
-	return true, s.setLocked(k.bytes(StatusUnknown), a.encode())
+	return true, s.set(k.bytes(StatusUnknown), a.encode())
 }
 
 // RememberAttempt records in the store (none: nothing) that a search of
