@@ -381,7 +381,7 @@ func (s *Store) Stats() (StoreStats, error) {
 	st := StoreStats{Entries: map[string]int{}}
 	err := s.db.Each(nil, func(k, v []byte) error {
 		if len(k) == 15 && k[4] == modeEval {
-			if len(v) >= 14 && crc32.ChecksumIEEE(v[:len(v)-4]) == binary.LittleEndian.Uint32(v[len(v)-4:]) {
+			if checksummed(v, 14) {
 				st.Total++
 				st.Entries["eval value"]++
 			} else {
@@ -452,16 +452,7 @@ func (s *Store) Merge(ctx context.Context, src *Store) (MergeStats, error) {
 	}
 	err := src.db.Stream(ctx, func(key, value []byte) error {
 		st.Read++
-		if len(key) == 15 && key[4] == modeEval { // an evaluation: the last one read stands
-			st.Kept++
-			return s.set(append([]byte{}, key...), append([]byte{}, value...))
-		}
-		k, status, ok := keyFromBytes(key)
-		if !ok {
-			st.Corrupt++
-			return nil
-		}
-		kept, err := s.merge(k, status, value)
+		kept, err := s.mergeRaw(key, value)
 		if errors.Is(err, ErrStoreCorrupt) {
 			st.Corrupt++
 			return nil

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -32,7 +35,7 @@ func ttCommand() *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "tt",
-		Usage: "inspect or compact the store of solved results",
+		Usage: "inspect, merge, export, import, check or compact the store of solved results",
 		Subcommands: []*cli.Command{
 			{
 				Name:  "stats",
@@ -112,6 +115,97 @@ func ttCommand() *cli.Command {
 						return err
 					}
 					return writeCheck(c, "store", c.String("tt"), files, "results", s.Total, s.Corrupt)
+				},
+			},
+			{
+				Name:      "export",
+				Usage:     "write every entry of the store to FILE (JSON Lines, gzip-compressed when FILE ends in .gz; - for standard output), the copy that tt import reads back",
+				ArgsUsage: "FILE",
+				Description: "An export holds each entry as the store does (key in hex, value in base64 with its checksum), so that a store can travel\n" +
+					"where a badger directory cannot: into a repository, onto another machine. prove's stores of whole-board proofs are kept\n" +
+					"this way (proofs/ in the repository); tt import adds them to a store, and prove --tt resumes from there.",
+				Flags: []cli.Flag{dir},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return usagef("name one FILE to write (- for standard output)")
+					}
+					st, err := open(c, false)
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					path := c.Args().First()
+					var w io.Writer = c.App.Writer
+					var of *outputFile
+					if path != "-" {
+						if of, err = createOutput(path, nil); err != nil {
+							return err
+						}
+						defer of.Abort()
+						w = of
+					}
+					var zw *gzip.Writer
+					if strings.HasSuffix(path, ".gz") {
+						zw = gzip.NewWriter(w)
+						w = zw
+					}
+					n, err := st.Export(c.Context, w)
+					if err == nil && zw != nil {
+						err = zw.Close()
+					}
+					if err == nil && of != nil {
+						err = of.Commit()
+					}
+					if err != nil {
+						return err
+					}
+					if path != "-" {
+						fmt.Fprintf(c.App.Writer, "store %s: %d entries written to %s\n", c.String("tt"), n, path)
+					}
+					return nil
+				},
+			},
+			{
+				Name:      "import",
+				Usage:     "add the entries of exports (tt export's files, gzip-compressed or not) to the store, keeping per position the best win and the strongest no-win, as merge does",
+				ArgsUsage: "FILE... (- for standard input)",
+				Flags:     []cli.Flag{dir},
+				Action: func(c *cli.Context) error {
+					if c.NArg() == 0 {
+						return usagef("name the exports to import")
+					}
+					st, err := solver.OpenStore(c.String("tt"), store.Options{})
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					bad := 0
+					for _, name := range c.Args().Slice() {
+						data, err := readSource(name, c.App.Reader)
+						if err == nil {
+							data, err = gunzipIfGzip(name, data)
+						}
+						if err != nil {
+							return err
+						}
+						is, err := st.Import(c.Context, bytes.NewReader(data), name)
+						for _, e := range is.Errors {
+							fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", e)
+						}
+						if err != nil {
+							return err
+						}
+						bad += is.Bad + is.Corrupt
+						fmt.Fprintf(c.App.Writer, "store %s: %d entries read from %s, %d kept (new or stronger), %d corrupt, %d bad lines\n",
+							c.String("tt"), is.Read, name, is.Kept, is.Corrupt, is.Bad)
+					}
+					if err := st.Close(); err != nil {
+						return err
+					}
+					if bad > 0 {
+						return fmt.Errorf("%d entries left out: %w", bad, errRecords)
+					}
+					return nil
 				},
 			},
 			{
