@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gomoku/positions/datatest"
 )
 
 // squareOpening is black's 2x2 square against three far white stones,
@@ -372,5 +374,54 @@ func TestProveExportImport(t *testing.T) {
 	code, out, errOut = gomoku(t, "", "tt", "import", "--tt", filepath.Join(dir, "tt3"), plain)
 	if code != exitError || !strings.Contains(errOut, "square.store.jsonl:2:9: syntax error") || !strings.Contains(out, "1 bad lines") {
 		t.Errorf("import of a damaged export: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestProofsExports imports every store export kept in proofs/ (the
+// progress of prove's whole-board proofs, tt export's files) into a fresh
+// store, which must read whole (no corrupt entry, no bad line), and runs
+// prove over it on the opening within 1,000 nodes a search: the pass
+// proof's zone and the defender moves won from the store must be those
+// proofs/progress.json states (and proofs/README.md reports).
+func TestProofsExports(t *testing.T) {
+	dir := filepath.Join(datatest.ModuleRoot(t), "proofs")
+	data, err := os.ReadFile(filepath.Join(dir, "progress.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress []struct {
+		Opening, Store string
+		Zone, Won      int
+	}
+	if err := json.Unmarshal(data, &progress); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.store.jsonl.gz"))
+	if len(files) == 0 || len(files) != len(progress) {
+		t.Fatalf("%d store exports in proofs/, %d in progress.json", len(files), len(progress))
+	}
+	for _, p := range progress {
+		tt := filepath.Join(t.TempDir(), "tt")
+		code, out, errOut := gomoku(t, "", "tt", "import", "--tt", tt, filepath.Join(dir, p.Store))
+		if code != exitOK || !strings.Contains(out, " 0 corrupt, 0 bad lines") || strings.Contains(out, ": 0 entries read") {
+			t.Errorf("%s: exit %d\n%s%s", p.Store, code, out, errOut)
+			continue
+		}
+		code, out, errOut = gomoku(t, "", "prove", "--tt", tt, "--nodes", "1000", "--format", "json", filepath.Join(dir, p.Opening))
+		if code != exitOK {
+			t.Errorf("prove %s: exit %d\n%s", p.Opening, code, errOut)
+			continue
+		}
+		r := jsonLines(t, out)[0]
+		stored := 0
+		for _, m := range r["moves"].([]any) {
+			if mm := m.(map[string]any); mm["from_store"] == true && mm["result"] == "win" {
+				stored++
+			}
+		}
+		if r["pass"] != "win" || int(r["children"].(float64)) != p.Zone || stored != p.Won {
+			t.Errorf("%s over its export: pass %v, zone %v, %d won from the store; progress.json says a zone of %d, %d won",
+				p.Opening, r["pass"], r["children"], stored, p.Zone, p.Won)
+		}
 	}
 }
