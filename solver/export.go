@@ -12,8 +12,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-
-	"gomoku/positions"
 )
 
 // The store's export format (tt export, tt import): JSON Lines, a header
@@ -48,6 +46,34 @@ type exportLine struct {
 // maxExportLine bounds an export's line: a value holds a proof of up to a
 // few hundred thousand moves (2 to 3 bytes a move, base64 a third more).
 const maxExportLine = 64 << 20
+
+// ImportError is a bad line of an export: where it is and what is wrong,
+// reported the way the position formats report a bad record.
+type ImportError struct {
+	File   string // the export's name
+	Line   int    // 1-based line
+	Column int    // 1-based byte column; 0 when it concerns the whole line
+	Err    error  // ErrExportFormat, ErrExportSyntax or ErrExportValue, wrapped with detail
+}
+
+// Error returns "file:line:column: message" (without the column when it
+// is 0).
+func (e *ImportError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+}
+
+// Unwrap returns the underlying error, for errors.Is and errors.As.
+func (e *ImportError) Unwrap() error { return e.Err }
+
+// ErrExportSyntax: a line of an export that is not a JSON object.
+var ErrExportSyntax = errors.New("syntax error")
+
+// ErrExportValue: a key that is not 30 hex digits, or a value that is not
+// base64.
+var ErrExportValue = errors.New("bad value")
 
 // ErrExportFormat: a file that is not an export of this format and version
 // (its first line is not the header).
@@ -86,8 +112,8 @@ type ImportStats struct {
 	// whose value failed its checksum or did not decode, and Bad the lines
 	// that are not an entry (their errors are in Errors).
 	Read, Kept, Corrupt, Bad int
-	// Errors are the bad lines' errors, each a *positions.ParseError
-	// naming the file, line and column; at most maxImportErrors are kept.
+	// Errors are the bad lines' errors, each an *ImportError naming the
+	// file, line and column; at most maxImportErrors are kept.
 	Errors []error
 }
 
@@ -100,8 +126,8 @@ const maxImportErrors = 100
 // into another gives the store Merge would. A line that is not an entry is
 // counted bad, its error kept, and the rest are read; a value that fails
 // its checksum is counted corrupt and left out. The store's writes are
-// flushed at the end. Errors: ErrExportFormat (wrapped in a
-// *positions.ParseError for line 1) when the header is missing, a line
+// flushed at the end. Errors: ErrExportFormat (in an *ImportError for
+// line 1) when the header is missing, a line
 // longer than 64 MiB, ctx's, r's, the store's.
 func (s *Store) Import(ctx context.Context, r io.Reader, name string) (ImportStats, error) {
 	var st ImportStats
@@ -111,7 +137,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, name string) (ImportSta
 	bad := func(col int, err error) {
 		st.Bad++
 		if len(st.Errors) < maxImportErrors {
-			st.Errors = append(st.Errors, &positions.ParseError{File: name, Line: line, Column: col, Record: line - 2, Err: err})
+			st.Errors = append(st.Errors, &ImportError{File: name, Line: line, Column: col, Err: err})
 		}
 	}
 	for sc.Scan() {
@@ -123,7 +149,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, name string) (ImportSta
 		if line == 1 {
 			var h exportHeader
 			if json.Unmarshal(text, &h) != nil || h.Format != exportFormat || h.Version != exportVersion {
-				return st, &positions.ParseError{File: name, Line: 1, Record: -1, Err: ErrExportFormat}
+				return st, &ImportError{File: name, Line: 1, Err: ErrExportFormat}
 			}
 			continue
 		}
@@ -137,17 +163,17 @@ func (s *Store) Import(ctx context.Context, r io.Reader, name string) (ImportSta
 			if errors.As(err, &se) {
 				col = max(1, int(se.Offset)) // the byte read last
 			}
-			bad(col, fmt.Errorf("%w: %v", positions.ErrSyntax, err))
+			bad(col, fmt.Errorf("%w: %v", ErrExportSyntax, err))
 			continue
 		}
 		key, err := hex.DecodeString(el.Key)
 		if err != nil || len(key) != 15 {
-			bad(fieldColumn(text, "key"), fmt.Errorf("%w: key %q: want 30 hex digits", positions.ErrBadValue, el.Key))
+			bad(fieldColumn(text, "key"), fmt.Errorf("%w: key %q: want 30 hex digits", ErrExportValue, el.Key))
 			continue
 		}
 		value, err := base64.StdEncoding.DecodeString(el.Value)
 		if err != nil {
-			bad(fieldColumn(text, "value"), fmt.Errorf("%w: value: %v", positions.ErrBadValue, err))
+			bad(fieldColumn(text, "value"), fmt.Errorf("%w: value: %v", ErrExportValue, err))
 			continue
 		}
 		st.Read++
@@ -165,7 +191,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, name string) (ImportSta
 		return st, fmt.Errorf("%s: line %d: %w", name, line+1, err)
 	}
 	if line == 0 {
-		return st, &positions.ParseError{File: name, Line: 1, Record: -1, Err: ErrExportFormat}
+		return st, &ImportError{File: name, Line: 1, Err: ErrExportFormat}
 	}
 	return st, s.Flush()
 }

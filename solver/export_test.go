@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"gomoku/engine"
-	"gomoku/positions"
 	"gomoku/solver/store"
 )
 
@@ -147,7 +146,7 @@ func TestStoreImportBad(t *testing.T) {
 	}
 	wantAt := []string{"bad.jsonl:4:8:", "bad.jsonl:5:8:", "bad.jsonl:6:49:", "bad.jsonl:7:10:", "bad.jsonl:8:2:"}
 	for k, e := range is.Errors {
-		var pe *positions.ParseError
+		var pe *ImportError
 		if !errors.As(e, &pe) || k >= len(wantAt) || !strings.HasPrefix(e.Error(), wantAt[k]) {
 			t.Errorf("error %d: %v, want it at %s", k, e, wantAt[min(k, len(wantAt)-1)])
 		}
