@@ -141,7 +141,6 @@ func ttCommand() *cli.Command {
 						if of, err = createOutput(path, nil); err != nil {
 							return err
 						}
-						defer of.Abort()
 						w = of
 					}
 					var zw *gzip.Writer
@@ -153,8 +152,12 @@ func ttCommand() *cli.Command {
 					if err == nil && zw != nil {
 						err = zw.Close()
 					}
-					if err == nil && of != nil {
-						err = of.Commit()
+					if of != nil {
+						if err != nil {
+							of.Abort() // the target is left as it was
+						} else {
+							err = of.Commit()
+						}
 					}
 					if err != nil {
 						return err
