@@ -229,8 +229,8 @@ func (s *Store) mergeRaw(key, value []byte) (kept bool, err error) {
 	return s.merge(k, status, value)
 }
 
-// checksummed reports whether v is at least min bytes long and ends in the
+// checksummed reports whether v is at least least bytes long and ends in the
 // CRC-32 (IEEE) of what comes before.
-func checksummed(v []byte, min int) bool {
-	return len(v) >= min && crc32.ChecksumIEEE(v[:len(v)-4]) == binary.LittleEndian.Uint32(v[len(v)-4:])
+func checksummed(v []byte, least int) bool {
+	return len(v) >= least && crc32.ChecksumIEEE(v[:len(v)-4]) == binary.LittleEndian.Uint32(v[len(v)-4:])
 }

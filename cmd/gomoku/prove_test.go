@@ -100,12 +100,7 @@ func TestProveKilled(t *testing.T) {
 	if r["result"] != "win" {
 		t.Fatalf("the rerun: %v", r["result"])
 	}
-	stored := 0
-	for _, m := range r["moves"].([]any) {
-		if m.(map[string]any)["from_store"] == true {
-			stored++
-		}
-	}
+	stored := fromStore(r, "")
 	children := int(r["children"].(float64))
 	t.Logf("killed after 5 reported; the rerun read %d of %d defender moves from the store", stored, children)
 	if stored < 5 {
@@ -155,12 +150,7 @@ func TestProveShards(t *testing.T) {
 		t.Fatalf("over the merged store: exit %d\n%s%s", code, out, errOut)
 	}
 	r := jsonLines(t, out)[0]
-	stored := 0
-	for _, m := range r["moves"].([]any) {
-		if m.(map[string]any)["from_store"] == true {
-			stored++
-		}
-	}
+	stored := fromStore(r, "")
 	children := int(r["children"].(float64))
 	if r["result"] != "win" || stored < children/2 {
 		t.Errorf("over the merged store: %v, %d of %d defender moves from the store", r["result"], stored, children)
@@ -345,12 +335,7 @@ func TestProveExportImport(t *testing.T) {
 		t.Fatalf("prove over the imported store: exit %d\n%s%s", code, out, errOut)
 	}
 	r := jsonLines(t, out)[0]
-	stored := 0
-	for _, m := range r["moves"].([]any) {
-		if m.(map[string]any)["from_store"] == true {
-			stored++
-		}
-	}
+	stored := fromStore(r, "")
 	if r["result"] != "win" || stored == 0 || stored != int(r["children"].(float64)) {
 		t.Errorf("over the imported store: %v, %d of %v defender moves from the store", r["result"], stored, r["children"])
 	}
@@ -413,15 +398,22 @@ func TestProofsExports(t *testing.T) {
 			continue
 		}
 		r := jsonLines(t, out)[0]
-		stored := 0
-		for _, m := range r["moves"].([]any) {
-			if mm := m.(map[string]any); mm["from_store"] == true && mm["result"] == "win" {
-				stored++
-			}
-		}
+		stored := fromStore(r, "win")
 		if r["pass"] != "win" || int(r["children"].(float64)) != p.Zone || stored != p.Won {
 			t.Errorf("%s over its export: pass %v, zone %v, %d won from the store; progress.json says a zone of %d, %d won",
 				p.Opening, r["pass"], r["children"], stored, p.Zone, p.Won)
 		}
 	}
+}
+
+// fromStore counts the defender moves of prove's JSON record r that were
+// read from the store, with the given result ("": any).
+func fromStore(r map[string]any, result string) int {
+	n := 0
+	for _, m := range r["moves"].([]any) {
+		if mm := m.(map[string]any); mm["from_store"] == true && (result == "" || mm["result"] == result) {
+			n++
+		}
+	}
+	return n
 }
