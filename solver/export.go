@@ -229,8 +229,8 @@ func (s *Store) mergeRaw(key, value []byte) (kept bool, err error) {
 	return s.merge(k, status, value)
 }
 
-// checksummed reports whether v is at least least bytes long and ends in the
-// CRC-32 (IEEE) of what comes before.
-func checksummed(v []byte, least int) bool {
-	return len(v) >= least && crc32.ChecksumIEEE(v[:len(v)-4]) == binary.LittleEndian.Uint32(v[len(v)-4:])
+// checksummed reports whether v is at least minLen bytes long (minLen ≥ 4)
+// and ends in the CRC-32 (IEEE) of what comes before.
+func checksummed(v []byte, minLen int) bool {
+	return len(v) >= minLen && crc32.ChecksumIEEE(v[:len(v)-4]) == binary.LittleEndian.Uint32(v[len(v)-4:])
 }

@@ -65,6 +65,11 @@ import (
 type Store struct {
 	db *store.DB
 
+	// rmw serialises put and putAttempt, which read the entry they may
+	// replace before they write: without it two goroutines (prove --jobs)
+	// could each read the old entry and the weaker write land last. It is
+	// taken before mu, never while mu is held.
+	rmw    sync.Mutex
 	mu     sync.Mutex
 	wb     *store.Batch
 	mem    map[string][]byte // results read or written in this process
@@ -320,6 +325,8 @@ func (s *Store) get(k storeKey, status Status) (storeEntry, bool, error) {
 // put records an entry unless the store already holds a stronger one with
 // the same verdict (kept false); it is flushed with the batch.
 func (s *Store) put(k storeKey, e storeEntry) (kept bool, err error) {
+	s.rmw.Lock()
+	defer s.rmw.Unlock()
 	if old, ok, err := s.get(k, e.status); err == nil && ok && !e.stronger(old) {
 		return false, nil
 	}
@@ -621,6 +628,8 @@ func (s *Store) attempt(k storeKey) (Attempt, bool, error) {
 // recorded (kept false when that changes nothing); it is flushed with the
 // batch.
 func (s *Store) putAttempt(k storeKey, a Attempt) (kept bool, err error) {
+	s.rmw.Lock()
+	defer s.rmw.Unlock()
 	old, ok, err := s.attempt(k)
 	if err != nil && !errors.Is(err, ErrStoreCorrupt) {
 		return false, err

@@ -343,3 +343,44 @@ func FuzzDecodeEntry(f *testing.F) {
 		}
 	})
 }
+
+// TestStoreConcurrentPut writes no-wins of depths 1 to 64 and attempts of
+// growing budgets under one key from as many goroutines at once, as
+// `prove --jobs` may: the strongest of each must be what the store keeps
+// (put and putAttempt read the old entry before they write; without a lock
+// around the two a weaker write could land last).
+func TestStoreConcurrentPut(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		st, err := OpenStore("", store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := testKey(round)
+		const n = 64
+		errs := make(chan error, 2*n)
+		for i := 1; i <= n; i++ {
+			go func() {
+				_, err := st.put(k, storeEntry{status: StatusNoWin, depth: i, threat: 2})
+				errs <- err
+			}()
+			go func() {
+				_, err := st.putAttempt(k, Attempt{Time: time.Duration(i) * time.Second, Nodes: int64(n+1-i) * 1000})
+				errs <- err
+			}()
+		}
+		for range 2 * n {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if e, ok, err := st.get(k, StatusNoWin); err != nil || !ok || e.depth != n {
+			t.Errorf("round %d: no-win of depth %d kept, want %d (%v)", round, e.depth, n, err)
+		}
+		if a, ok, err := st.attempt(k); err != nil || !ok || a.Time != n*time.Second || a.Nodes != n*1000 {
+			t.Errorf("round %d: attempt %+v kept, want %v and %d nodes (%v)", round, a, n*time.Second, n*1000, err)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

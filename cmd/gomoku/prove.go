@@ -83,11 +83,14 @@ type proveRecord struct {
 	Pass           string `json:"pass"`
 	PassProofNodes int    `json:"pass_proof_nodes,omitempty"`
 	Zone           bool   `json:"zone"`
-	// Legal is the number of legal defender moves; Children those searched
-	// one by one, Won, NoWin, Unknown and Skipped (another shard's) them
+	// Legal is the number of legal defender moves; ToDecide those to be
+	// searched one by one (the zone's when Zone, else Legal); Children
+	// those searched so far (fewer than ToDecide when the run was
+	// interrupted), Won, NoWin, Unknown and Skipped (another shard's) them
 	// by outcome, Symmetric those decided as images of others, Repaired
 	// those decided by repairing the pass proof.
 	Legal     int          `json:"legal"`
+	ToDecide  int          `json:"to_decide"`
 	Children  int          `json:"children"`
 	Won       int          `json:"won"`
 	NoWin     int          `json:"no_win"`
@@ -201,7 +204,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			rec := proveRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
 				ToMove: p.ToMove.String(), Attacker: att.String(), Result: rep.Status.String(),
 				Pass: rep.Pass.Status.String(), PassProofNodes: rep.Pass.ProofNodes, Zone: rep.PassZone,
-				Legal: rep.Legal, Children: len(rep.Children), Won: rep.Won, NoWin: rep.NoWin,
+				Legal: rep.Legal, ToDecide: rep.Total, Children: len(rep.Children), Won: rep.Won, NoWin: rep.NoWin,
 				Unknown: rep.Unknown, Skipped: rep.Skipped, Limit: lim.Depth, Nodes: rep.Nodes,
 				TimeMS: ms(rep.Elapsed), CheckMS: ms(rep.CheckTime), Moves: []proveChild{}}
 			if err != nil {
@@ -308,7 +311,7 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	passOnly := rep.Pass.Status == solver.StatusUnknown && rec.Children == 0 && rec.Stopped == ""
 	switch {
 	case rec.Zone:
-		fmt.Fprintf(w, "%s; %d of %d legal defender moves in its zone, the others answered by it\n", pass, rec.Children, rec.Legal)
+		fmt.Fprintf(w, "%s; %d of %d legal defender moves in its zone, the others answered by it\n", pass, rec.ToDecide, rec.Legal)
 	case passOnly:
 		fmt.Fprintf(w, "%s; the %d legal defender moves not searched (each about as hard as the pass position: raise --time or --nodes, or --every-move)\n", pass, rec.Legal)
 	case rec.Stopped == "" || rec.Children > 0:
@@ -318,8 +321,8 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	}
 	switch {
 	case rec.Stopped != "":
-		fmt.Fprintf(w, "result: interrupted: %d defender moves won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",
-			rec.Won, rec.NoWin, rec.Unknown, rec.Nodes, rec.TimeMS/1000)
+		fmt.Fprintf(w, "result: interrupted: %d of %d defender moves searched, %d won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",
+			rec.Children, rec.ToDecide, rec.Won, rec.NoWin, rec.Unknown, rec.Nodes, rec.TimeMS/1000)
 	case passOnly:
 		fmt.Fprintf(w, "result: unknown: the search after a defender pass stopped by the %s (%d nodes, %.1f s)\n",
 			rep.Pass.Stopped, rec.Nodes, rec.TimeMS/1000)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"gomoku/positions/datatest"
+	"gomoku/solver"
 )
 
 // squareOpening is black's 2x2 square against three far white stones,
@@ -39,7 +40,7 @@ func TestProveOpening(t *testing.T) {
 		t.Fatalf("record %v", r)
 	}
 	children, won, legal := r["children"].(float64), r["won"].(float64), r["legal"].(float64)
-	if children == 0 || won != children || children >= legal || r["certificate_nodes"].(float64) == 0 {
+	if children == 0 || won != children || children >= legal || r["to_decide"] != children || r["certificate_nodes"].(float64) == 0 {
 		t.Errorf("children %v, won %v, legal %v, certificate %v", children, won, legal, r["certificate_nodes"])
 	}
 	data, err := os.ReadFile(cert)
@@ -54,6 +55,22 @@ func TestProveOpening(t *testing.T) {
 	code, _, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "white", "--nodes", "1000", in)
 	if code != exitError || !strings.Contains(errOut, "the attacker white is to move") {
 		t.Errorf("prove with the attacker to move: exit %d, %s", code, errOut)
+	}
+}
+
+// TestProveTextInterrupted checks the summary of a run interrupted inside
+// the zone: the zone's size is the moves to decide, not the moves searched
+// so far (D6's run of 2026-12-01 printed "90 of 222 legal defender moves in
+// its zone" for a zone of 172).
+func TestProveTextInterrupted(t *testing.T) {
+	var out strings.Builder
+	rec := proveRecord{Result: "unknown", Pass: "win", Zone: true, Legal: 222, ToDecide: 172, Children: 90,
+		Won: 77, Unknown: 13, Stopped: "cancelled", Nodes: 5, TimeMS: 1500}
+	writeProveText(&out, rec, solver.OpeningReport{Status: solver.StatusUnknown})
+	for _, want := range []string{"172 of 222 legal defender moves in its zone", "interrupted: 90 of 172 defender moves searched, 77 won, 0 no-win, 13 unknown"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q in\n%s", want, out.String())
+		}
 	}
 }
 
