@@ -34,21 +34,31 @@ import (
 // black i9, the block g7 took 205 s on the loaded machine).
 const deepenBudget = 8
 
-// deepenCandidates is the most quiet attacker moves a deepening tries:
-// the pass proof's first move, then the best others by the five-cell
-// windows' potential (deepenMoves). A move whose position's own pass
+// deepenCandidates is the most quiet attacker moves a deepening tries
+// besides the suggested ones (OpeningOptions.Suggest): the pass proof's
+// first move, then the best others by the five-cell windows' potential
+// (deepenMoves). A move whose position's own pass
 // search is unknown costs one search (OpeningOptions.EveryMove off), and
 // one with a child left unknown stops there (FailFast), so a move that
 // fails is left early for the next.
 const deepenCandidates = 3
 
+// deepenSuggested is the most suggested moves (OpeningOptions.Suggest) a
+// deepening tries, before the others. On freestyle's D6 (h8 h9 i8), white
+// g5 was unknown to the search at 150 s; alpha-beta's move there, g8 (an
+// open three), left a zone of 3 defender moves, all won within 34 s
+// (2026-12-01).
+const deepenSuggested = 2
+
 // deepen tries the attacker's quiet move c in pr (the attacker to move) as
 // described above, with levels-1 levels left for the children inside
-// (levels ≥ 1), within ctx (deepenChild gives it the budget). ok reports
+// (levels ≥ 1), within ctx (deepenChild gives it the budget); suggest
+// (OpeningOptions.Suggest, nil: none) goes to the deepenings inside. ok reports
 // a checked win. Errors: ProveOpening's and the store's (a deadline is no
 // error: ok false), and an internal error when the assembled proof fails
 // its check.
-func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits, log func(string)) (a Answer, ok bool, err error) {
+func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits, log func(string),
+	suggest func(context.Context, *engine.Board, engine.Color) []engine.Point) (a Answer, ok bool, err error) {
 	start := time.Now()
 	a.Mode = ModeWin
 	defer func() { a.Elapsed = time.Since(start) }()
@@ -68,7 +78,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 			return a, false, nil
 		}
 	}
-	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true}
+	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true, Suggest: suggest}
 	if log != nil {
 		inner := func(line string) { log("  " + line) }
 		opt.Log = inner
@@ -120,16 +130,37 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 }
 
 // deepenMoves returns the quiet moves a deepening of pr (the attacker to
-// move) tries, first first (the pass proof's first move), then up to
-// deepenCandidates-1 others: the attacker's legal moves within two cells
-// of a stone that make no four or five, by the potential of the five-cell
-// windows through them (García 2020: the attacker's own plus the
-// defender's, a move that builds and blocks at once first), ties in board
-// order.
-func deepenMoves(pr Problem, first engine.Point) []engine.Point {
+// move) tries: the first deepenSuggested of suggested that are empty,
+// legal and make no four or five (an engine's choice, OpeningOptions.Suggest);
+// then first (the pass proof's first move) and up to deepenCandidates-1
+// others: the attacker's legal moves within two cells of a stone that
+// make no four or five, by the potential of the five-cell windows through
+// them (García 2020: the attacker's own plus the defender's, a move that
+// builds and blocks at once first), ties in board order. No move is listed
+// twice.
+func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []engine.Point {
 	b := pr.Board
 	att, def := pr.Attacker, pr.Attacker.Opponent()
-	out := []engine.Point{first}
+	scratch := engine.Scratch(b)
+	defer engine.Release(scratch)
+	quiet := func(m engine.Point) bool {
+		if !b.OnBoard(m) || b.At(m) != engine.Empty || !b.Legal(att, m) {
+			return false
+		}
+		scratch.Play(m, att)
+		defer scratch.Undo()
+		return !scratch.LastMoveWon() && scratch.Count(att, engine.FivePoints) == 0
+	}
+	var out []engine.Point
+	for _, m := range suggested {
+		if len(out) < deepenSuggested && !slices.Contains(out, m) && quiet(m) {
+			out = append(out, m)
+		}
+	}
+	guided := len(out)
+	if !slices.Contains(out, first) {
+		out = append(out, first)
+	}
 	type scored struct {
 		m engine.Point
 		v int32
@@ -139,23 +170,18 @@ func deepenMoves(pr Problem, first engine.Point) []engine.Point {
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			m := engine.PointAt(x, y)
-			if m == first || b.At(m) != engine.Empty || !b.Legal(att, m) || stoneDistance(b, m) > 2 {
+			if slices.Contains(out, m) || b.At(m) != engine.Empty || !b.Legal(att, m) || stoneDistance(b, m) > 2 {
 				continue
 			}
 			sc = append(sc, scored{m, b.Potential(att, m) + b.Potential(def, m)})
 		}
 	}
 	slices.SortStableFunc(sc, func(a, c scored) int { return cmp.Compare(c.v, a.v) })
-	scratch := engine.Scratch(b)
-	defer engine.Release(scratch)
 	for _, e := range sc {
-		if len(out) >= deepenCandidates {
+		if len(out) >= guided+deepenCandidates {
 			break
 		}
-		scratch.Play(e.m, att)
-		four := scratch.LastMoveWon() || scratch.Count(att, engine.FivePoints) > 0
-		scratch.Undo()
-		if !four {
+		if quiet(e.m) {
 			out = append(out, e.m)
 		}
 	}
@@ -164,12 +190,13 @@ func deepenMoves(pr Problem, first engine.Point) []engine.Point {
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
 // attacker to move, after the defender's move m; a the unknown answer)
-// with each of deepenMoves in turn
-// (the pass proof's first move first), all within deepenBudget times the
-// child's time limit, and stores a win as Solve stores its results. ok
-// reports a win; the answer then replaces a (nodes and time added up).
-// log, when not nil, receives the steps (OpeningOptions.Log).
-func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, levels int, lim Limits, a Answer, log func(string)) (Answer, bool, error) {
+// with each of deepenMoves in turn (opt.Suggest's moves first, then the
+// pass proof's first move), opt.Deepen levels, all within deepenBudget
+// times the child's time limit, and stores a win as Solve stores its
+// results. ok reports a win; the answer then replaces a (nodes and time
+// added up). opt.Log, when set, receives the steps.
+func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
+	levels, log := opt.Deepen, opt.Log
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
 		return a, false, nil
 	}
@@ -179,12 +206,21 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		dctx, cancel = context.WithTimeout(ctx, deepenBudget*lim.Time)
 		defer cancel()
 	}
-	moves := deepenMoves(pr, pass.Root.Move)
+	var suggested []engine.Point
+	if opt.Suggest != nil {
+		sb := pr.Board.Clone() // the caller's to keep or change
+		suggested = opt.Suggest(dctx, sb, pr.Attacker)
+	}
+	moves := deepenMoves(pr, pass.Root.Move, suggested)
 	for i, c := range moves {
 		if log != nil {
-			log(fmt.Sprintf("deepening %v: %v (%d of %d)", m, c, i+1, len(moves)))
+			how := ""
+			if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
+				how = ", suggested"
+			}
+			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, i+1, len(moves), how))
 		}
-		da, ok, err := s.deepen(dctx, pr, c, levels, lim, log)
+		da, ok, err := s.deepen(dctx, pr, c, levels, lim, log, opt.Suggest)
 		a.Nodes += da.Nodes
 		a.Elapsed += da.Elapsed
 		if err != nil {

@@ -78,6 +78,16 @@ type OpeningOptions struct {
 	// rule. Deepening uses it for the positions it proves inside, so that
 	// a quiet move that fails is left early for the next.
 	FailFast bool
+	// Suggest, when set, gives the attacker's moves a deepening tries
+	// first, best first: an engine's choice (cmd/gomoku's prove asks
+	// alpha-beta on the default evaluation, within a node limit so that a
+	// rerun gets the same moves). b is the position with the attacker to
+	// move, a copy the function may keep; the first deepenSuggested quiet
+	// moves (no four, no five) are tried, then the pass proof's first move
+	// and the others (deepenMoves). A suggestion orders the work only:
+	// what it leads to is proven and checked like the rest. Called from
+	// several goroutines at once when Jobs is above 1.
+	Suggest func(ctx context.Context, b *engine.Board, att engine.Color) []engine.Point
 	// Retry searches the children that the store records as searched
 	// before and left unknown with no less budget (OpeningChild.Attempted);
 	// without it they are reported unknown at once, so that a resumed run
@@ -333,7 +343,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
 					ch.Answer, ch.Repaired, ch.Attempted, err = slv.attemptChild(ctx, cpr, ms[k], pass, lim, opt)
 					if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
-						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, ms[k], pass, opt.Deepen, lim, ch.Answer, opt.Log)
+						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, ms[k], pass, lim, ch.Answer, opt)
 					}
 					if err == nil && slv.Store != nil {
 						err = slv.Store.Flush()

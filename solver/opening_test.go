@@ -3,7 +3,9 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -209,7 +211,7 @@ func TestDeepen(t *testing.T) {
 		}
 		b.Play(x, engine.White)
 		cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
-		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000}, nil)
+		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,11 +225,60 @@ func TestDeepen(t *testing.T) {
 		if _, err := proof.Verify(a.Proof); err != nil {
 			t.Fatalf("after %s: %v", m, err)
 		}
-		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}, nil); ok || err != nil {
+		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}, nil, nil); ok || err != nil {
 			t.Fatalf("after %s, 4 nodes: ok %v, %v", m, ok, err)
 		}
 		t.Logf("after %s: %v, proof %d moves, %d defences listed, pass proof %d moves, %d nodes", m, root.Move, a.Proof.Len(), len(root.Defences), root.Pass.Len(), a.Nodes)
 		b.Undo()
+	}
+}
+
+// TestDeepenSuggested: deepenChild asks OpeningOptions.Suggest for the
+// child's position (the attacker to move) and tries its move first: on the
+// square opening after white j10, with the pass proof's first move
+// replaced by another quiet move that also wins, the deepened proof starts
+// with the suggested move, and the log says so.
+func TestDeepenSuggested(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "a1", "i8", "o15", "h9", "a15", "i9")
+	pr.DefenderPasses = true
+	s := NewSolver(64)
+	s.PassThreats = true
+	ctx := context.Background()
+	pa, err := s.Solve(ctx, pr, ModeWin, Limits{Nodes: 200_000}, nil)
+	if err != nil || pa.Status != StatusWin {
+		t.Fatalf("pass search: %v, %v", pa.Status, err)
+	}
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	j10, _ := engine.ParsePoint("j10", 15)
+	b.Play(j10, engine.White)
+	cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
+	want := pa.Proof.Root.Move
+	// another first move: the unguided list would try it before want
+	other := deepenMoves(cpr, want, nil)[1]
+	fake := &proof.Tree{Root: &proof.Node{Move: other}}
+	var asked []string
+	var logged []string
+	opt := OpeningOptions{Deepen: 1, Log: func(l string) { logged = append(logged, l) },
+		Suggest: func(_ context.Context, sb *engine.Board, att engine.Color) []engine.Point {
+			asked = append(asked, fmt.Sprintf("%v %d stones", att, sb.Stones()))
+			return []engine.Point{want}
+		}}
+	a, ok, err := s.deepenChild(ctx, cpr, j10, fake, Limits{Nodes: 400_000}, Answer{}, opt)
+	if err != nil || !ok || a.Proof == nil {
+		t.Fatalf("not deepened: %v, %v", ok, err)
+	}
+	if a.Proof.Root.Move != want {
+		t.Errorf("the proof starts with %v, not the suggested %v (the unguided first was %v)", a.Proof.Root.Move, want, other)
+	}
+	if len(asked) != 1 || asked[0] != fmt.Sprintf("black %d stones", b.Stones()) {
+		t.Errorf("Suggest asked %v", asked)
+	}
+	if len(logged) == 0 || !strings.Contains(logged[0], "(1 of ") || !strings.Contains(logged[0], "suggested") {
+		t.Errorf("log %q", logged)
+	}
+	if _, err := proof.Verify(a.Proof); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -274,16 +325,32 @@ func TestProveOpeningPassUnknown(t *testing.T) {
 
 // TestDeepenMoves: the quiet moves a deepening tries are the pass proof's
 // first move, then up to two others, distinct, empty, legal, next to the
-// stones (within two cells), none a four.
+// stones (within two cells), none a four; suggested moves come before
+// them, at most deepenSuggested, quiet ones only.
 func TestDeepenMoves(t *testing.T) {
 	for _, r := range []engine.Rule{engine.Freestyle, engine.Renju} {
 		pr := openingProblem(t, r, "h8", "h9", "j10", "g7")
 		pr.ToMove, pr.Attacker = engine.Black, engine.Black
 		first, _ := engine.ParsePoint("i9", 15)
-		ms := deepenMoves(pr, first)
+		ms := deepenMoves(pr, first, nil)
 		if len(ms) != deepenCandidates || ms[0] != first {
 			t.Fatalf("%v: %v", r, ms)
 		}
+		// with suggestions: black h8, j10 and k11 on a diagonal, so i9
+		// is a four and is dropped, as are h8 (occupied) and a repeat;
+		// the first two quiet ones lead, then first (kept as before,
+		// though a four here: deepen refuses it) and the unguided rest
+		pt := func(s string) engine.Point { p, _ := engine.ParsePoint(s, 15); return p }
+		four := engine.Scratch(pr.Board)
+		four.Play(pt("k11"), engine.Black)
+		four.Play(pt("a1"), engine.White)
+		guidedPr := Problem{Board: four, ToMove: engine.Black, Attacker: engine.Black}
+		sugg := []engine.Point{pt("i9"), pt("h8"), pt("f9"), pt("f9"), pt("g10"), pt("l9")}
+		gms := deepenMoves(guidedPr, first, sugg)
+		if len(gms) != 2+deepenCandidates || gms[0] != pt("f9") || gms[1] != pt("g10") || gms[2] != first {
+			t.Errorf("%v: with suggestions %v: %v", r, sugg, gms)
+		}
+		engine.Release(four)
 		seen := map[engine.Point]bool{}
 		for _, m := range ms {
 			if seen[m] || pr.Board.At(m) != engine.Empty || !pr.Board.Legal(engine.Black, m) || stoneDistance(pr.Board, m) > 2 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
+	"gomoku/solver/play"
 )
 
 func proveCommand(stdin io.Reader) *cli.Command {
@@ -29,8 +31,9 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			"decided by repairing the pass proof (the checker replays it with the defender's stone and only the\n" +
 			"positions where it fails are searched again), else by solve --mode win --pass-threats\n" +
 			"(proof-number search over all moves with threats of order 3), else, with --deepen, by a quiet\n" +
-			"attacker move whose position is proven whole-board in turn (the pass proof's first move, then two\n" +
-			"others by the five-cell windows' potential). Each result is written to the --tt\n" +
+			"attacker move whose position is proven whole-board in turn (first the two best moves of an\n" +
+			"alpha-beta search, --suggest-nodes, then the pass proof's first move and two others by the\n" +
+			"five-cell windows' potential). Each result is written to the --tt\n" +
 			"store, and flushed, as soon as it is decided: a run killed at any point\n" +
 			"resumes from there (a move left unknown is recorded with its budget, and a rerun with no more\n" +
 			"--time or --nodes reports it unknown at once unless --retry), and --shard splits the defender\n" +
@@ -56,7 +59,8 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "proof", Usage: "write each proven opening's certificate to `FILE` (JSON Lines, gzip-compressed when FILE ends in .gz; gomoku verify reads it)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1,
 				Usage: "defender moves searched at once, each with tables of --memory MiB of its own"},
-			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: a quiet attacker move played (the pass proof's first move, then up to two others) and the position after it proven whole-board (its own pass proof and zone, stopping at the first defender move left unknown), each search inside within --time, all of a defender move's within 8 times --time; 0: none"},
+			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: a quiet attacker move played (up to two suggested by alpha-beta, see --suggest-nodes, then the pass proof's first move and up to two others) and the position after it proven whole-board (its own pass proof and zone, stopping at the first defender move left unknown), each search inside within --time, all of a defender move's within 8 times --time; 0: none"},
+			&cli.Int64Flag{Name: "suggest-nodes", Value: defaultSuggestNodes, Usage: "with --deepen, the nodes of the alpha-beta search (one thread, the default evaluation, two best moves) that suggests the attacker's quiet moves a deepening tries first; a node limit, not a time, so that a rerun tries the same moves; 0: no suggestions"},
 			&cli.BoolFlag{Name: "retry", Usage: "with --tt, search again the defender moves that the store records as searched before, with no less --time (or --nodes), and left unknown (without it they are reported unknown at once, and a resumed run goes on to the moves not yet searched)"},
 			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
 			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error, and each step of a deepening (the quiet move tried, the inner pass search and zone, each inner defender move)"},
@@ -135,6 +139,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if c.Int("jobs") < 1 {
 			return usagef("--jobs %d: want 1 or more", c.Int("jobs"))
 		}
+		if c.Int64("suggest-nodes") < 0 {
+			return usagef("--suggest-nodes %d: want 0 or more", c.Int64("suggest-nodes"))
+		}
 		attacker, sh, slv, closeStore, err := solverFromFlags(c)
 		if err != nil {
 			return err
@@ -169,6 +176,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att}
 			opt := solver.OpeningOptions{Jobs: c.Int("jobs"), Deepen: c.Int("deepen"), EveryMove: c.Bool("every-move"),
 				Retry: c.Bool("retry")}
+			if n := c.Int64("suggest-nodes"); n > 0 && opt.Deepen > 0 {
+				opt.Suggest = suggestMoves(n)
+			}
 			if sh != nil {
 				opt.Shard, opt.Shards = sh.k, sh.n
 			}
@@ -298,6 +308,34 @@ func childSummary(ch solver.OpeningChild) string {
 		how = "deepened, "
 	}
 	return fmt.Sprintf("%s (%s%d nodes, %.1f s)", s, how, ch.Nodes, ch.Elapsed.Seconds())
+}
+
+// defaultSuggestNodes is --suggest-nodes's default: about one to three
+// seconds of alpha-beta on one core (0.35 to 0.9 M nodes a second with the
+// network or the tables).
+const defaultSuggestNodes = 1_000_000
+
+// suggestMoves is prove's OpeningOptions.Suggest: the attacker's two best
+// moves by alpha-beta (solver/play) on the default evaluation (--eval
+// auto), one thread, within nodes nodes, so that the same position always
+// gets the same moves. A search that fails (the game is over, no move)
+// suggests nothing. Each call has its own table (16 MiB): deepenings of
+// several jobs may ask at once.
+func suggestMoves(nodes int64) func(context.Context, *engine.Board, engine.Color) []engine.Point {
+	w := withNetworks(nil, true)
+	return func(ctx context.Context, b *engine.Board, att engine.Color) []engine.Point {
+		ab := play.NewAlphaBeta(16)
+		ab.Weights = w
+		rep, err := ab.Search(ctx, b, att, solver.Limits{Nodes: nodes}, 2, nil, nil)
+		if err != nil {
+			return nil
+		}
+		var out []engine.Point
+		for _, m := range rep.Moves {
+			out = append(out, m.Move)
+		}
+		return out
+	}
 }
 
 // writeProveText writes an opening's summary for people.

@@ -293,6 +293,18 @@ func TestProveDeepen(t *testing.T) {
 	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "-1", in); code != exitUsage {
 		t.Errorf("--deepen -1: exit %d, %s", code, errOut)
 	}
+	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "1", "--suggest-nodes", "-1", in); code != exitUsage {
+		t.Errorf("--suggest-nodes -1: exit %d, %s", code, errOut)
+	}
+	if deepened == 0 {
+		return
+	}
+	// the deepenings' log: alpha-beta's moves are tried first
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "renju", "--nodes", "5000", "--deepen", "1", "--suggest-nodes", "20000",
+		"--progress", in)
+	if code != exitOK || !strings.Contains(errOut, "(1 of ") || !strings.Contains(errOut, ", suggested)") {
+		t.Errorf("prove --deepen 1 --progress: exit %d, no suggested move in the log\n%s%s", code, out, errOut)
+	}
 }
 
 // TestProvePassUnknown: freestyle's D3 within 2,000 nodes a search, where

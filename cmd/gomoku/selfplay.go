@@ -272,15 +272,7 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 	default:
 		return nil, usagef("evaluation %q: want auto, linear or nnue", mode)
 	}
-	if w == nil {
-		w = play.DefaultWeights()
-	}
-	cp := *w // the defaults are shared
-	for r := range engine.Rule(engine.NumRules) {
-		if !auto || nnue.Preferred(r) {
-			cp.Nets[r] = nnue.Default(r)
-		}
-	}
+	cp := withNetworks(w, auto)
 	if net != "" {
 		f, err := os.Open(net)
 		if err != nil {
@@ -293,7 +285,23 @@ func loadWeights(c *cli.Context) (*play.Weights, error) {
 		}
 		cp.Nets[n.Rule] = n
 	}
-	return &cp, nil
+	return cp, nil
+}
+
+// withNetworks returns a copy of w (play.DefaultWeights when nil) with
+// each rule's shipped network: with auto only where --eval auto takes it
+// (nnue.Preferred), else in every rule.
+func withNetworks(w *play.Weights, auto bool) *play.Weights {
+	if w == nil {
+		w = play.DefaultWeights()
+	}
+	cp := *w // the defaults are shared
+	for r := range engine.Rule(engine.NumRules) {
+		if !auto || nnue.Preferred(r) {
+			cp.Nets[r] = nnue.Default(r)
+		}
+	}
+	return &cp
 }
 
 // evalUsage is the help of --eval (and of analyze's --evaluator).
