@@ -44,10 +44,15 @@ const deepenBudget = 8
 const deepenCandidates = 3
 
 // deepenSuggested is the most suggested moves (OpeningOptions.Suggest) a
-// deepening tries, before the others. On freestyle's D6 (h8 h9 i8), white
-// g5 was unknown to the search at 150 s; alpha-beta's move there, g8 (an
-// open three), left a zone of 3 defender moves, all won within 34 s
-// (2026-12-01).
+// deepening tries, before the others. On freestyle's D6 (h8 h9 i8), 13 of
+// the first 90 defender moves of the zone were unknown to the repair and
+// the search at 150 s; deepened two levels with alpha-beta's moves first
+// (a million nodes each; --time 40s, so 320 s a move), 7 were won, each by
+// the first suggested move (g5 by j8, an open three whose three blocks were
+// won, one of them deepened again: 106 s), 6 were not (2026-12-01). The
+// unguided deepening (the pass proof's first move, then two by potential)
+// had won D3's f6 and h6 in 330 and 471 s at --time 150s, and none of f7–k7,
+// f8 and g8 (2026-11-29).
 const deepenSuggested = 2
 
 // deepen tries the attacker's quiet move c in pr (the attacker to move) as
