@@ -239,5 +239,22 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 			break
 		}
 	}
+	if len(moves) > 0 && ctx.Err() == nil {
+		// the answer is now the deepening's, not what the store or the
+		// search said before it
+		a.FromStore = false
+		a.Stopped = StoppedDeepenMoves
+		if dctx.Err() != nil {
+			a.Stopped = StoppedDeepenTime
+		}
+	}
 	return a, false, nil
 }
+
+// The Answer.Stopped of a child whose deepening failed: its time
+// (deepenBudget times the child's) ran out, or every move it tried
+// (deepenMoves) left a defender move unknown within the limits.
+const (
+	StoppedDeepenTime  = "deepening's time"
+	StoppedDeepenMoves = "deepening's moves"
+)

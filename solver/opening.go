@@ -114,7 +114,8 @@ type OpeningChild struct {
 	Deepened bool
 	// Attempted is set for a child left unknown without a search because
 	// the store records an earlier one with no less budget that ended
-	// unknown (Solver.Attempted; OpeningOptions.Retry searches it again).
+	// unknown (Solver.Attempted; OpeningOptions.Retry searches it again),
+	// and not deepened since (a deepening that fails says so in Stopped).
 	Attempted bool
 }
 
@@ -344,6 +345,9 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 					ch.Answer, ch.Repaired, ch.Attempted, err = slv.attemptChild(ctx, cpr, ms[k], pass, lim, opt)
 					if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
 						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, ms[k], pass, lim, ch.Answer, opt)
+						if ch.Stopped == StoppedDeepenTime || ch.Stopped == StoppedDeepenMoves {
+							ch.Attempted = false // deepened now, whatever the store said
+						}
 					}
 					if err == nil && slv.Store != nil {
 						err = slv.Store.Flush()

@@ -280,6 +280,11 @@ func TestDeepenSuggested(t *testing.T) {
 	if _, err := proof.Verify(a.Proof); err != nil {
 		t.Fatal(err)
 	}
+	// a deepening that fails says so, in place of what the store said
+	a, ok, err = s.deepenChild(ctx, cpr, j10, fake, Limits{Nodes: 4}, Answer{FromStore: true}, opt)
+	if err != nil || ok || a.FromStore || a.Stopped != StoppedDeepenMoves {
+		t.Errorf("within 4 nodes: ok %v, from the store %v, stopped %q, %v", ok, a.FromStore, a.Stopped, err)
+	}
 }
 
 // TestProveOpeningPassUnknown: an opening whose pass search ends unknown

@@ -98,7 +98,8 @@ type Result struct {
 	// was exhaustive, with no depth limit reached).
 	Proven Limits
 	// Stopped says what stopped a StatusUnknown search: "nodes", "time" or
-	// "cancelled".
+	// "cancelled"; for a child of ProveOpening whose deepening failed,
+	// StoppedDeepenTime or StoppedDeepenMoves.
 	Stopped string
 	// Nodes is the number of attacker-to-move positions visited.
 	Nodes int64

@@ -293,6 +293,12 @@ func childSummary(ch solver.OpeningChild) string {
 		s = "no win within the limits"
 	case solver.StatusUnknown:
 		s = "unknown: stopped by the " + ch.Stopped
+		switch ch.Stopped {
+		case solver.StoppedDeepenTime:
+			s = "unknown: the deepening ran out of time"
+		case solver.StoppedDeepenMoves:
+			s = "unknown: every move the deepening tried left a defender move unknown"
+		}
 		if ch.Attempted {
 			s = "unknown: " + ch.Stopped + " ended unknown (--retry searches it again)"
 		}
