@@ -263,12 +263,17 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 // attemptChild decides the child pr (the defender's move m played) by
 // solveChild, unless the store records an earlier search of it within no
 // less budget that ended unknown (and opt.Retry is off): it is then
-// unknown at once, attempted true. A search that ends unknown (not
+// unknown at once, attempted true, unless the store also holds a win of
+// it (a deepening's, after that search), which is returned. A search that ends unknown (not
 // cancelled) is recorded as such an attempt. Errors: solveChild's, the
 // store's.
 func (s *Solver) attemptChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits,
 	opt OpeningOptions) (a Answer, repaired, attempted bool, err error) {
 	if !opt.Retry {
+		// a win stored since the attempt (a deepening's) comes first
+		if a, found, err := s.Stored(pr, ModeWin, lim); err != nil || found && a.Status == StatusWin {
+			return a, false, false, err
+		}
 		at, tried, err := s.Attempted(pr, ModeWin, lim)
 		if err != nil || tried {
 			stopped := fmt.Sprintf("an earlier search within %v", at.Time)

@@ -287,6 +287,39 @@ func TestDeepenSuggested(t *testing.T) {
 	}
 }
 
+// TestAttemptChildStoredWin: a child recorded as attempted (unknown within
+// some budget) whose win was stored later, as a deepening stores it, is
+// the win on a rerun without --deepen, not the old unknown.
+func TestAttemptChildStoredWin(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "a1", "i8", "o15", "h9", "a15", "i9", "j10")
+	pr.ToMove, pr.Attacker = engine.Black, engine.Black
+	st, err := OpenStore("", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := NewSolver(16)
+	s.PassThreats, s.Store = true, st
+	ctx := context.Background()
+	lim := Limits{Nodes: 1_000}
+	if err := s.RememberAttempt(pr, ModeWin, lim); err != nil {
+		t.Fatal(err)
+	}
+	j10, _ := engine.ParsePoint("j10", 15)
+	a, _, attempted, err := s.attemptChild(ctx, pr, j10, nil, lim, OpeningOptions{})
+	if err != nil || !attempted || a.Status != StatusUnknown {
+		t.Fatalf("before the win is stored: %v, attempted %v, %v", a.Status, attempted, err)
+	}
+	won, err := s.Solve(ctx, pr, ModeWin, Limits{Nodes: 400_000}, nil)
+	if err != nil || won.Status != StatusWin {
+		t.Fatalf("the child's search: %v, %v", won.Status, err)
+	}
+	a, _, attempted, err = s.attemptChild(ctx, pr, j10, nil, lim, OpeningOptions{})
+	if err != nil || attempted || a.Status != StatusWin || !a.FromStore {
+		t.Errorf("after the win is stored: %v, attempted %v, from the store %v, %v", a.Status, attempted, a.FromStore, err)
+	}
+}
+
 // TestProveOpeningPassUnknown: an opening whose pass search ends unknown
 // (freestyle's D3 within 2,000 nodes) is unknown at once, no defender move
 // searched; with EveryMove every legal defender move is searched (each
