@@ -186,13 +186,11 @@ func TestRepairChild(t *testing.T) {
 	}
 }
 
-// TestDeepen deepens a child of the freestyle square opening (black's 2x2
-// square, white to move; white's reply j10 blocks the square's diagonal):
-// the pass proof's first move played, the position after it proven
-// whole-board. The proof is the move with listed defences (and a pass
-// proof), the checker accepts it on the child's position, and a node
-// limit too small for the pass search makes no claim.
-func TestDeepen(t *testing.T) {
+// squarePass returns the freestyle square opening (black's 2x2 square,
+// white to move), a Solver with threats of order 3, and its pass search's
+// win (black moving first).
+func squarePass(t *testing.T) (Problem, *Solver, Answer) {
+	t.Helper()
 	pr := openingProblem(t, engine.Freestyle, "h8", "a1", "i8", "o15", "h9", "a15", "i9")
 	pr.DefenderPasses = true
 	s := NewSolver(64)
@@ -202,6 +200,18 @@ func TestDeepen(t *testing.T) {
 	if err != nil || pa.Status != StatusWin {
 		t.Fatalf("pass search: %v, %v", pa.Status, err)
 	}
+	return pr, s, pa
+}
+
+// TestDeepen deepens a child of the freestyle square opening (black's 2x2
+// square, white to move; white's reply j10 blocks the square's diagonal):
+// the pass proof's first move played, the position after it proven
+// whole-board. The proof is the move with listed defences (and a pass
+// proof), the checker accepts it on the child's position, and a node
+// limit too small for the pass search makes no claim.
+func TestDeepen(t *testing.T) {
+	pr, s, pa := squarePass(t)
+	ctx := context.Background()
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
 	for _, m := range []string{"j10", "g10", "j7"} {
@@ -239,15 +249,8 @@ func TestDeepen(t *testing.T) {
 // replaced by another quiet move that also wins, the deepened proof starts
 // with the suggested move, and the log says so.
 func TestDeepenSuggested(t *testing.T) {
-	pr := openingProblem(t, engine.Freestyle, "h8", "a1", "i8", "o15", "h9", "a15", "i9")
-	pr.DefenderPasses = true
-	s := NewSolver(64)
-	s.PassThreats = true
+	pr, s, pa := squarePass(t)
 	ctx := context.Background()
-	pa, err := s.Solve(ctx, pr, ModeWin, Limits{Nodes: 200_000}, nil)
-	if err != nil || pa.Status != StatusWin {
-		t.Fatalf("pass search: %v, %v", pa.Status, err)
-	}
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
 	j10, _ := engine.ParsePoint("j10", 15)
