@@ -290,19 +290,27 @@ func TestDeepenSuggested(t *testing.T) {
 	}
 }
 
+// storedSolver returns a Solver with threats of order 3 and an in-memory
+// store, closed when the test ends.
+func storedSolver(t *testing.T) (*Solver, *Store) {
+	t.Helper()
+	st, err := OpenStore("", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := NewSolver(16)
+	s.PassThreats, s.Store = true, st
+	return s, st
+}
+
 // TestAttemptChildStoredWin: a child recorded as attempted (unknown within
 // some budget) whose win was stored later, as a deepening stores it, is
 // the win on a rerun without --deepen, not the old unknown.
 func TestAttemptChildStoredWin(t *testing.T) {
 	pr := openingProblem(t, engine.Freestyle, "h8", "a1", "i8", "o15", "h9", "a15", "i9", "j10")
 	pr.ToMove, pr.Attacker = engine.Black, engine.Black
-	st, err := OpenStore("", store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s := NewSolver(16)
-	s.PassThreats, s.Store = true, st
+	s, _ := storedSolver(t)
 	ctx := context.Background()
 	lim := Limits{Nodes: 1_000}
 	if err := s.RememberAttempt(pr, ModeWin, lim); err != nil {
@@ -417,13 +425,7 @@ func TestDeepenMoves(t *testing.T) {
 func TestProveOpeningAttempts(t *testing.T) {
 	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "j10")
 	ctx := context.Background()
-	st, err := OpenStore("", store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s := NewSolver(16)
-	s.PassThreats, s.Store = true, st
+	s, st := storedSolver(t)
 	opt := OpeningOptions{EveryMove: true, FailFast: true}
 	run := func(lim Limits, opt OpeningOptions) OpeningChild {
 		t.Helper()
