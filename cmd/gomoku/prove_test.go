@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku/engine"
 	"gomoku/positions/datatest"
 	"gomoku/solver"
 )
@@ -445,4 +447,36 @@ func fromStore(r map[string]any, result string) int {
 		}
 	}
 	return n
+}
+
+// TestSuggestMovesRepeat: prove's suggestions come from a node-limited
+// search, so the same position gets the same moves every time (a resumed
+// run deepens with the moves the first run tried), two of them, legal.
+func TestSuggestMovesRepeat(t *testing.T) {
+	for _, r := range []engine.Rule{engine.Freestyle, engine.Renju} {
+		b, err := engine.NewBoard(15, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range []string{"h8", "h9", "i8", "g5"} {
+			p, _ := engine.ParsePoint(m, 15)
+			b.Play(p, engine.Color(1+i%2))
+		}
+		suggest := suggestMoves(30_000)
+		first := suggest(context.Background(), b.Clone(), engine.Black)
+		if len(first) != 2 || first[0] == first[1] {
+			t.Fatalf("%v: suggested %v", r, first)
+		}
+		for _, m := range first {
+			if b.At(m) != engine.Empty || !b.Legal(engine.Black, m) {
+				t.Fatalf("%v: suggested %v, not a legal move", r, m)
+			}
+		}
+		for range 3 {
+			if again := suggest(context.Background(), b.Clone(), engine.Black); !slices.Equal(again, first) {
+				t.Errorf("%v: suggested %v, then %v", r, first, again)
+			}
+		}
+		t.Logf("%v: %v", r, first)
+	}
 }
