@@ -270,11 +270,14 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 func (s *Solver) attemptChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits,
 	opt OpeningOptions) (a Answer, repaired, attempted bool, err error) {
 	if !opt.Retry {
-		// a win stored since the attempt (a deepening's) comes first
-		if a, found, err := s.Stored(pr, ModeWin, lim); err != nil || found && a.Status == StatusWin {
-			return a, false, false, err
-		}
 		at, tried, err := s.Attempted(pr, ModeWin, lim)
+		if err == nil && tried {
+			// a win stored since the attempt (a deepening's) comes first;
+			// without an attempt solveChild reads the store itself
+			if a, found, err := s.Stored(pr, ModeWin, lim); err != nil || found && a.Status == StatusWin {
+				return a, false, false, err
+			}
+		}
 		if err != nil || tried {
 			stopped := fmt.Sprintf("an earlier search within %v", at.Time)
 			if at.Time == 0 {
