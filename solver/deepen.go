@@ -196,19 +196,32 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []eng
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
 // attacker to move, after the defender's move m; a the unknown answer)
 // with each of deepenMoves in turn (opt.Suggest's moves first, then the
-// pass proof's first move), opt.Deepen levels, all within deepenBudget
-// times the child's time limit, and stores a win as Solve stores its
-// results. ok reports a win; the answer then replaces a (nodes and time
-// added up). opt.Log, when set, receives the steps.
+// pass proof's first move), opt.Deepen levels, all within opt.DeepenTime
+// (by default deepenBudget times the child's time limit), and stores a win
+// as Solve stores its results. ok reports a win; the answer then replaces
+// a (nodes and time added up). opt.Log, when set, receives the steps.
+//
+// The time is shared out as in iterative widening: with more left than
+// two shares (deepenShares), a move may take half of what is left, at
+// least deepenBudget times the child's time limit, the last move all of
+// it; a move cut short by its share is tried again, after the others,
+// with what they leave. Its second try starts from the store: the inner
+// defender moves it won are read back, and those it left unknown go
+// straight to their own deepening (attemptChild). With the default time
+// the first move may take all of it, as before the shares.
 func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
 	levels, log := opt.Deepen, opt.Log
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
 		return a, false, nil
 	}
+	budget := opt.DeepenTime
+	if budget <= 0 {
+		budget = deepenBudget * lim.Time
+	}
 	dctx := ctx
-	if lim.Time > 0 {
+	if budget > 0 {
 		var cancel context.CancelFunc
-		dctx, cancel = context.WithTimeout(ctx, deepenBudget*lim.Time)
+		dctx, cancel = context.WithTimeout(ctx, budget)
 		defer cancel()
 	}
 	var suggested []engine.Point
@@ -217,27 +230,35 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		suggested = opt.Suggest(dctx, sb, pr.Attacker)
 	}
 	moves := deepenMoves(pr, pass.Root.Move, suggested)
-	for i, c := range moves {
+	var won Answer
+	_, ok, err := shareTime(dctx, moves, lim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
 		if log != nil {
 			how := ""
 			if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
 				how = ", suggested"
 			}
-			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, i+1, len(moves), how))
+			if round > 1 {
+				how += fmt.Sprintf(", try %d", round)
+			}
+			if share > 0 {
+				how += fmt.Sprintf(", within %.0f s", share.Seconds())
+			}
+			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
 		}
-		da, ok, err := s.deepen(dctx, pr, c, levels, lim, log, opt.Suggest)
+		da, ok, err := s.deepen(cctx, pr, c, levels, lim, log, opt.Suggest)
 		a.Nodes += da.Nodes
 		a.Elapsed += da.Elapsed
-		if err != nil {
-			return a, false, err
-		}
 		if ok {
 			da.Nodes, da.Elapsed = a.Nodes, a.Elapsed
-			return da, true, s.remember(pr, ModeWin, lim, da)
+			won = da
 		}
-		if dctx.Err() != nil {
-			break
-		}
+		return ok, err
+	})
+	if err != nil {
+		return a, false, err
+	}
+	if ok {
+		return won, true, s.remember(pr, ModeWin, lim, won)
 	}
 	if len(moves) > 0 && ctx.Err() == nil {
 		// the answer is now the deepening's, not what the store or the
@@ -249,6 +270,58 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		}
 	}
 	return a, false, nil
+}
+
+// shareTime runs try on moves in turn within ctx, until one reports true
+// (returned, with ok), try returns an error (returned), or ctx ends or the
+// moves run out (NoPoint, ok false, no error). While more than one move waits and
+// ctx has a deadline, a move's try gets a context of its own, ending after
+// its share (deepenShare of the time left, with limit, the searches' time
+// limit); a try whose share ran out (its context ended, ctx not) is made
+// again after the other moves, in a next round, with what is left then.
+// try gets the round (1 first) and the share (0: none of its own).
+func shareTime(ctx context.Context, moves []engine.Point, limit time.Duration,
+	try func(ctx context.Context, c engine.Point, round int, share time.Duration) (bool, error)) (engine.Point, bool, error) {
+	deadline, timed := ctx.Deadline()
+	left := moves
+	for round := 1; len(left) > 0 && ctx.Err() == nil; round++ {
+		var cut []engine.Point // the moves stopped by their share
+		for i, c := range left {
+			share := time.Duration(0)
+			if timed && i < len(left)-1 {
+				share = deepenShare(time.Until(deadline), limit)
+			}
+			cctx, cancel := ctx, context.CancelFunc(func() {})
+			if share > 0 {
+				cctx, cancel = context.WithTimeout(ctx, share)
+			}
+			ok, err := try(cctx, c, round, share)
+			stopped := cctx.Err() != nil && ctx.Err() == nil
+			cancel()
+			if err != nil || ok {
+				return c, ok, err
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			if stopped {
+				cut = append(cut, c)
+			}
+		}
+		left = cut
+	}
+	return engine.NoPoint, false, nil
+}
+
+// deepenShare is the time one quiet move of a deepening may take when
+// more moves wait (left: the deepening's time left; limit: the child's
+// time limit, 0 for none): half of left when that is at least deepenBudget
+// times limit, else 0 (no share of its own: all that is left).
+func deepenShare(left, limit time.Duration) time.Duration {
+	if left <= 0 || left < 2*deepenBudget*limit {
+		return 0
+	}
+	return left / 2
 }
 
 // The Answer.Stopped of a child whose deepening failed: its time

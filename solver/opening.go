@@ -63,6 +63,12 @@ type OpeningOptions struct {
 	// pass proof's first move played and the position after it proven
 	// whole-board, recursively. 0: none.
 	Deepen int
+	// DeepenTime is the wall time a deepened child may take, all its
+	// quiet moves and levels together; 0: deepenBudget times the child's
+	// time limit (Limits.Time; none without one). Deepenings inside a
+	// deepening take deepenBudget times the limit, within what their
+	// move's share leaves (deepenChild).
+	DeepenTime time.Duration
 	// EveryMove searches every legal defender move when the pass search
 	// ends unknown. Without it the opening is then unknown at once: a
 	// defender stone can only take a cell from the attacker (in freestyle

@@ -504,3 +504,89 @@ func TestAttemptValue(t *testing.T) {
 		}
 	}
 }
+
+// TestShareTime: with a deadline and moves waiting, a move's try ends
+// after its share (half the time left), the others are tried, and the move
+// cut short is tried again in a second round with all that is left (it
+// alone waits); a move that fails within its share is not tried again.
+// Without a deadline each move is tried once, with no share; an error
+// stops the tries.
+func TestShareTime(t *testing.T) {
+	pts := func(ss ...string) []engine.Point {
+		var out []engine.Point
+		for _, s := range ss {
+			p, _ := engine.ParsePoint(s, 15)
+			out = append(out, p)
+		}
+		return out
+	}
+	moves := pts("a1", "b2", "c3")
+	type call struct {
+		c      engine.Point
+		round  int
+		shared bool
+	}
+	var calls []call
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	var cutAfter time.Duration
+	outerLive := false
+	c, ok, err := shareTime(ctx, moves, 10*time.Millisecond, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+		calls = append(calls, call{c, round, share > 0})
+		if c == moves[0] && round == 1 {
+			<-cctx.Done() // a search that outlasts its share
+			cutAfter, outerLive = time.Since(start), ctx.Err() == nil
+			return false, nil
+		}
+		return c == moves[0], nil // the first move wins on its second try
+	})
+	if err != nil || !ok || c != moves[0] {
+		t.Fatalf("shareTime: %v, %v, %v", c, ok, err)
+	}
+	want := []call{{moves[0], 1, true}, {moves[1], 1, true}, {moves[2], 1, false}, {moves[0], 2, false}}
+	if !slices.Equal(calls, want) {
+		t.Errorf("tries %v, want %v", calls, want)
+	}
+	if cutAfter < 900*time.Millisecond || !outerLive {
+		t.Errorf("the first try was cut after %v (the deadline passed: %v), want half of 2 s", cutAfter, !outerLive)
+	}
+	// no deadline: one round, no shares
+	calls = nil
+	_, ok, err = shareTime(context.Background(), moves, time.Second, func(_ context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+		calls = append(calls, call{c, round, share > 0})
+		return false, nil
+	})
+	want = []call{{moves[0], 1, false}, {moves[1], 1, false}, {moves[2], 1, false}}
+	if err != nil || ok || !slices.Equal(calls, want) {
+		t.Errorf("without a deadline: %v, %v, tries %v", ok, err, calls)
+	}
+	// an error stops the tries
+	calls = nil
+	boom := errors.New("boom")
+	_, ok, err = shareTime(context.Background(), moves, 0, func(_ context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+		calls = append(calls, call{c, round, share > 0})
+		return false, boom
+	})
+	if !errors.Is(err, boom) || ok || len(calls) != 1 {
+		t.Errorf("an error: %v, %v, tries %v", ok, err, calls)
+	}
+}
+
+// TestDeepenShare: half of the time left when that is at least
+// deepenBudget times the searches' limit, else no share of its own.
+func TestDeepenShare(t *testing.T) {
+	for _, c := range []struct{ left, limit, want time.Duration }{
+		{100 * time.Second, 5 * time.Second, 50 * time.Second},
+		{80 * time.Second, 5 * time.Second, 40 * time.Second},
+		{79 * time.Second, 5 * time.Second, 0},
+		{8 * time.Minute, time.Minute, 0}, // the default budget: the first move may take it all
+		{10 * time.Second, 0, 5 * time.Second},
+		{0, time.Second, 0},
+		{-time.Second, 0, 0},
+	} {
+		if got := deepenShare(c.left, c.limit); got != c.want {
+			t.Errorf("deepenShare(%v, %v) = %v, want %v", c.left, c.limit, got, c.want)
+		}
+	}
+}
