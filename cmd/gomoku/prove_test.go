@@ -298,6 +298,9 @@ func TestProveDeepen(t *testing.T) {
 	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "1", "--suggest-nodes", "-1", in); code != exitUsage {
 		t.Errorf("--suggest-nodes -1: exit %d, %s", code, errOut)
 	}
+	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "1", "--deepen-time", "-1s", in); code != exitUsage || !strings.Contains(errOut, "--deepen-time") {
+		t.Errorf("--deepen-time -1s: exit %d, %s", code, errOut)
+	}
 	if deepened == 0 {
 		return
 	}
