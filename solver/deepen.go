@@ -137,8 +137,9 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 // deepenMoves returns the quiet moves a deepening of pr (the attacker to
 // move) tries: the first deepenSuggested of suggested that are empty,
 // legal and make no four or five (an engine's choice, OpeningOptions.Suggest);
-// then first (the pass proof's first move) and up to deepenCandidates-1
-// others: the attacker's legal moves within two cells of a stone that
+// then first (the pass proof's first move, when it too is empty, legal and
+// quiet: the defender's move may have taken its cell) and the others up to
+// deepenCandidates in all: the attacker's legal moves within two cells of a stone that
 // make no four or five, by the potential of the five-cell windows through
 // them (García 2020: the attacker's own plus the defender's, a move that
 // builds and blocks at once first), ties in board order. No move is listed
@@ -163,7 +164,7 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []eng
 		}
 	}
 	guided := len(out)
-	if !slices.Contains(out, first) {
+	if !slices.Contains(out, first) && quiet(first) {
 		out = append(out, first)
 	}
 	type scored struct {
