@@ -202,11 +202,11 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []eng
 // as Solve stores its results. ok reports a win; the answer then replaces
 // a (nodes and time added up). opt.Log, when set, receives the steps.
 //
-// The time is shared out as in iterative widening: with more left than
-// two shares (deepenShares), a move may take half of what is left, at
-// least deepenBudget times the child's time limit, the last move all of
-// it; a move cut short by its share is tried again, after the others,
-// with what they leave. Its second try starts from the store: the inner
+// The time is shared out as in iterative widening (shareTime): while
+// other moves wait and at least twice deepenBudget times the child's time
+// limit is left, a move may take half of what is left (deepenShare), else
+// all of it; a move cut short by its share is tried again, after the
+// others, with what they leave. Its second try starts from the store: the inner
 // defender moves it won are read back, and those it left unknown go
 // straight to their own deepening (attemptChild). With the default time
 // the first move may take all of it, as before the shares.
