@@ -232,7 +232,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 	}
 	moves := deepenMoves(pr, pass.Root.Move, suggested)
 	var won Answer
-	_, ok, err := shareTime(dctx, moves, lim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+	ok, err := shareTime(dctx, moves, lim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
 		if log != nil {
 			how := ""
 			if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
@@ -274,15 +274,15 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 }
 
 // shareTime runs try on moves in turn within ctx, until one reports true
-// (returned, with ok), try returns an error (returned), or ctx ends or the
-// moves run out (NoPoint, ok false, no error). While more than one move waits and
+// (ok), try returns an error (returned), or ctx ends or the moves run out
+// (ok false, no error); the caller's try keeps what the winning move found. While more than one move waits and
 // ctx has a deadline, a move's try gets a context of its own, ending after
 // its share (deepenShare of the time left, with limit, the searches' time
 // limit); a try whose share ran out (its context ended, ctx not) is made
 // again after the other moves, in a next round, with what is left then.
 // try gets the round (1 first) and the share (0: none of its own).
 func shareTime(ctx context.Context, moves []engine.Point, limit time.Duration,
-	try func(ctx context.Context, c engine.Point, round int, share time.Duration) (bool, error)) (engine.Point, bool, error) {
+	try func(ctx context.Context, c engine.Point, round int, share time.Duration) (bool, error)) (bool, error) {
 	deadline, timed := ctx.Deadline()
 	left := moves
 	for round := 1; len(left) > 0 && ctx.Err() == nil; round++ {
@@ -300,7 +300,7 @@ func shareTime(ctx context.Context, moves []engine.Point, limit time.Duration,
 			stopped := cctx.Err() != nil && ctx.Err() == nil
 			cancel()
 			if err != nil || ok {
-				return c, ok, err
+				return ok, err
 			}
 			if ctx.Err() != nil {
 				break
@@ -311,7 +311,7 @@ func shareTime(ctx context.Context, moves []engine.Point, limit time.Duration,
 		}
 		left = cut
 	}
-	return engine.NoPoint, false, nil
+	return false, nil
 }
 
 // deepenShare is the time one quiet move of a deepening may take when
@@ -326,7 +326,7 @@ func deepenShare(left, limit time.Duration) time.Duration {
 }
 
 // The Answer.Stopped of a child whose deepening failed: its time
-// (deepenBudget times the child's) ran out, or every move it tried
+// (OpeningOptions.DeepenTime, by default deepenBudget times the child's) ran out, or every move it tried
 // (deepenMoves) left a defender move unknown within the limits.
 const (
 	StoppedDeepenTime  = "deepening's time"
