@@ -58,12 +58,14 @@ const deepenSuggested = 2
 // deepen tries the attacker's quiet move c in pr (the attacker to move) as
 // described above, with levels-1 levels left for the children inside
 // (levels ≥ 1), within ctx (deepenChild gives it the budget); suggest
-// (OpeningOptions.Suggest, nil: none) goes to the deepenings inside. ok reports
-// a checked win. Errors: ProveOpening's and the store's (a deadline is no
-// error: ok false), and an internal error when the assembled proof fails
-// its check.
+// (OpeningOptions.Suggest, nil: none) and retry (OpeningOptions.Retry) go
+// to the proofs and deepenings inside. ok reports
+// a checked win. A failure within the limits (not cut short by ctx) is
+// recorded in the store (RememberDeepenFailure). Errors: ProveOpening's and
+// the store's (a deadline is no error: ok false), and an internal error
+// when the assembled proof fails its check.
 func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits, log func(string),
-	suggest func(context.Context, *engine.Board, engine.Color) []engine.Point) (a Answer, ok bool, err error) {
+	suggest func(context.Context, *engine.Board, engine.Color) []engine.Point, retry bool) (a Answer, ok bool, err error) {
 	start := time.Now()
 	a.Mode = ModeWin
 	defer func() { a.Elapsed = time.Since(start) }()
@@ -83,7 +85,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 			return a, false, nil
 		}
 	}
-	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true, Suggest: suggest}
+	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true, Suggest: suggest, Retry: retry}
 	if log != nil {
 		inner := func(line string) { log("  " + line) }
 		opt.Log = inner
@@ -116,7 +118,8 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 	case err != nil:
 		return a, false, err
 	case rep.Status != StatusWin:
-		return a, false, nil
+		// failed within the limits, not cut short: a rerun skips it
+		return a, false, s.RememberDeepenFailure(pr, c, levels, lim)
 	}
 	cert := rep.Certificate
 	node := &proof.Node{Move: c, Pass: cert.Pass, Defences: cert.Defences}
@@ -210,6 +213,14 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []eng
 // defender moves it won are read back, and those it left unknown go
 // straight to their own deepening (attemptChild). With the default time
 // the first move may take all of it, as before the shares.
+//
+// A move whose deepening fails within the limits (a defender move after
+// it left unknown or a no-win, no deadline having cut it short) is
+// recorded in the store (RememberDeepenFailure), and a rerun with no more
+// levels and no larger limits skips it (DeepenFailed) unless opt.Retry is
+// set: before the record, each rerun of D6 spent 480 s a child on first
+// moves that had failed before. A move cut short is not recorded: D6's g7
+// was won on a rerun by j9, whose first try had been cut by its share.
 func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
 	levels, log := opt.Deepen, opt.Log
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
@@ -246,7 +257,19 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 			}
 			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
 		}
-		da, ok, err := s.deepen(cctx, pr, c, levels, lim, log, opt.Suggest)
+		if !opt.Retry {
+			at, failed, err := s.DeepenFailed(pr, c, levels, lim)
+			if err != nil {
+				return false, err
+			}
+			if failed {
+				if log != nil {
+					log(fmt.Sprintf("deepening %v: %v failed before (%d levels, within %v a child), skipped", m, c, at.Levels, at.Time))
+				}
+				return false, nil
+			}
+		}
+		da, ok, err := s.deepen(cctx, pr, c, levels, lim, log, opt.Suggest, opt.Retry)
 		a.Nodes += da.Nodes
 		a.Elapsed += da.Elapsed
 		if ok {

@@ -95,9 +95,11 @@ type OpeningOptions struct {
 	// several goroutines at once when Jobs is above 1.
 	Suggest func(ctx context.Context, b *engine.Board, att engine.Color) []engine.Point
 	// Retry searches the children that the store records as searched
-	// before and left unknown with no less budget (OpeningChild.Attempted);
-	// without it they are reported unknown at once, so that a resumed run
-	// spends its time on the children not yet searched.
+	// before and left unknown with no less budget (OpeningChild.Attempted),
+	// and deepens again with the quiet moves recorded as failed
+	// (Solver.DeepenFailed); without it those children are reported
+	// unknown at once and those moves skipped, so that a resumed run
+	// spends its time on what was not tried yet.
 	Retry bool
 }
 

@@ -2,8 +2,10 @@ package solver
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"strings"
 	"testing"
@@ -221,7 +223,7 @@ func TestDeepen(t *testing.T) {
 		}
 		b.Play(x, engine.White)
 		cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
-		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000}, nil, nil)
+		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000}, nil, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +237,7 @@ func TestDeepen(t *testing.T) {
 		if _, err := proof.Verify(a.Proof); err != nil {
 			t.Fatalf("after %s: %v", m, err)
 		}
-		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}, nil, nil); ok || err != nil {
+		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}, nil, nil, false); ok || err != nil {
 			t.Fatalf("after %s, 4 nodes: ok %v, %v", m, ok, err)
 		}
 		t.Logf("after %s: %v, proof %d moves, %d defences listed, pass proof %d moves, %d nodes", m, root.Move, a.Proof.Len(), len(root.Defences), root.Pass.Len(), a.Nodes)
@@ -483,25 +485,118 @@ func TestProveOpeningAttempts(t *testing.T) {
 	b.Undo()
 }
 
-// TestAttemptValue: an attempt's value reads back as written, and a value
-// with any byte changed, cut short or lengthened is ErrStoreCorrupt.
+// TestAttemptValue: an attempt's value, without levels (version 1) and
+// with them (version 2, a failed deepening's), reads back as written, and
+// a value with any byte changed, cut short or lengthened is
+// ErrStoreCorrupt, as is a version 2 value with no levels.
 func TestAttemptValue(t *testing.T) {
-	a := Attempt{Time: 150 * time.Second, Nodes: 123_456_789}
-	v := a.encode()
-	if got, err := decodeAttempt(v); err != nil || got != a {
-		t.Fatalf("round trip: %+v, %v", got, err)
-	}
-	for i := range v {
-		bad := slices.Clone(v)
-		bad[i] ^= 0x10
-		if _, err := decodeAttempt(bad); !errors.Is(err, ErrStoreCorrupt) {
-			t.Errorf("byte %d changed: %v", i, err)
+	for _, a := range []Attempt{{Time: 150 * time.Second, Nodes: 123_456_789}, {Time: time.Minute, Levels: 3}} {
+		v := a.encode()
+		if want := 21 + min(a.Levels, 1); len(v) != want {
+			t.Errorf("%+v: %d bytes, want %d", a, len(v), want)
+		}
+		if got, err := decodeAttempt(v); err != nil || got != a {
+			t.Fatalf("round trip: %+v, %v", got, err)
+		}
+		for i := range v {
+			bad := slices.Clone(v)
+			bad[i] ^= 0x10
+			if _, err := decodeAttempt(bad); !errors.Is(err, ErrStoreCorrupt) {
+				t.Errorf("%+v, byte %d changed: %v", a, i, err)
+			}
+		}
+		for _, bad := range [][]byte{v[:len(v)-1], append(slices.Clone(v), 0), nil} {
+			if _, err := decodeAttempt(bad); !errors.Is(err, ErrStoreCorrupt) {
+				t.Errorf("%+v, %d bytes: %v", a, len(bad), err)
+			}
 		}
 	}
-	for _, bad := range [][]byte{v[:len(v)-1], append(slices.Clone(v), 0), nil} {
-		if _, err := decodeAttempt(bad); !errors.Is(err, ErrStoreCorrupt) {
-			t.Errorf("%d bytes: %v", len(bad), err)
+	v := Attempt{Time: time.Minute, Levels: 1}.encode()
+	v[17] = 0
+	binary.LittleEndian.PutUint32(v[18:], crc32.ChecksumIEEE(v[:18]))
+	if _, err := decodeAttempt(v); !errors.Is(err, ErrStoreCorrupt) {
+		t.Errorf("version 2 without levels: %v", err)
+	}
+}
+
+// TestDeepenFailureRecorded: a deepening that fails within its limits (the
+// square opening after white j10, the pass proof's first move within 4
+// nodes) is recorded under the position after the move; a rerun with no
+// more levels and no larger limits skips the move (the log says so, no
+// node searched), Retry tries it again, and more levels or a larger
+// budget are not covered (the larger budget wins). A deepening cut short
+// by its context is not recorded. Stats counts the record.
+func TestDeepenFailureRecorded(t *testing.T) {
+	pr, _, pa := squarePass(t)
+	s, st := storedSolver(t)
+	ctx := context.Background()
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	j10, _ := engine.ParsePoint("j10", 15)
+	b.Play(j10, engine.White)
+	cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
+	c := pa.Proof.Root.Move
+	small := Limits{Nodes: 4}
+	// cut short: nothing recorded
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, ok, err := s.deepen(cancelled, cpr, c, 1, Limits{Nodes: 400_000}, nil, nil, false); ok || err != nil {
+		t.Fatalf("cancelled: ok %v, %v", ok, err)
+	}
+	if _, failed, err := s.DeepenFailed(cpr, c, 1, small); failed || err != nil {
+		t.Fatalf("a cancelled deepening recorded: %v, %v", failed, err)
+	}
+	if _, ok, err := s.deepen(ctx, cpr, c, 1, small, nil, nil, false); ok || err != nil {
+		t.Fatalf("4 nodes: ok %v, %v", ok, err)
+	}
+	for _, tc := range []struct {
+		levels int
+		lim    Limits
+		want   bool
+	}{{1, small, true}, {1, Limits{Nodes: 3}, true}, {2, small, false}, {1, Limits{Nodes: 400_000}, false}} {
+		at, failed, err := s.DeepenFailed(cpr, c, tc.levels, tc.lim)
+		if err != nil || failed != tc.want {
+			t.Errorf("%d levels, %+v: failed %v (%+v), %v; want %v", tc.levels, tc.lim, failed, at, err, tc.want)
 		}
+	}
+	// the other side's position after c is another key
+	if _, failed, _ := s.DeepenFailed(Problem{Board: pr.Board, ToMove: engine.Black, Attacker: engine.Black}, c, 1, small); failed {
+		t.Error("a failure recorded for the position without j10")
+	}
+	stats, err := st.Stats()
+	if err != nil || stats.Entries["deepen attempt"] != 1 || stats.Corrupt != 0 {
+		t.Errorf("stats %+v, %v", stats, err)
+	}
+	// deepenChild skips the move, unless Retry
+	var lines []string
+	opt := OpeningOptions{Deepen: 1, Log: func(l string) { lines = append(lines, l) }}
+	child := func(lim Limits, opt OpeningOptions) (Answer, bool) {
+		t.Helper()
+		lines = lines[:0]
+		a, ok, err := s.deepenChild(ctx, cpr, j10, pa.Proof, lim, Answer{Mode: ModeWin}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a, ok
+	}
+	skipped := func() bool {
+		for _, l := range lines {
+			if strings.Contains(l, c.String()+" failed before") {
+				return true
+			}
+		}
+		return false
+	}
+	if _, ok := child(small, opt); ok || !skipped() {
+		t.Errorf("rerun: ok %v, log %q", ok, lines)
+	}
+	retry := opt
+	retry.Retry = true
+	if _, ok := child(small, retry); ok || skipped() {
+		t.Errorf("retry: ok %v, log %q", ok, lines)
+	}
+	if a, ok := child(Limits{Nodes: 400_000}, opt); !ok || skipped() || a.Proof == nil || a.Proof.Root.Move != c {
+		t.Errorf("a larger budget: ok %v, log %q", ok, lines)
 	}
 }
 

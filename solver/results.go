@@ -32,7 +32,8 @@ import (
 //	byte 1      rule (engine.Rule)
 //	byte 2      board size
 //	byte 3      attacker (engine.Color); bit 7 set when the defender passed
-//	byte 4      mode (1 VCF, 2 VCT, 3 win)
+//	byte 4      mode (1 VCF, 2 VCT, 3 win; 4 an evaluation, see modeEval;
+//	            5 a deepening's quiet move, see modeDeepen)
 //	byte 5      the threat limit asked for (VCT, win); 0 for VCF and for
 //	            the automatic limit (Solver.ThreatLimit zero)
 //	bytes 6-13  canonical Zobrist key: the least of the 8 symmetric images'
@@ -401,7 +402,11 @@ func (s *Store) Stats() (StoreStats, error) {
 				st.Corrupt++
 			} else {
 				st.Total++
-				st.Entries[Mode(k[4]).String()+" attempt"]++
+				name := Mode(k[4]).String()
+				if k[4] == modeDeepen {
+					name = "deepen"
+				}
+				st.Entries[name+" attempt"]++
 			}
 			return nil
 		}
@@ -482,6 +487,12 @@ const (
 	modeEval    = 4
 	evalVerdict = 3
 )
+
+// modeDeepen is the store key's mode byte of a deepening's quiet move that
+// failed (Solver.RememberDeepenFailure): the key is the position after the
+// move, the defender to move (the pass bit set), and its only verdict is
+// an attempt, whose Levels are the deepening's.
+const modeDeepen = 5
 
 // Evaluation is a best-move search's judgement of a position, kept in the
 // store: the side to move's win rate (0 to 1) and the principal variation
@@ -574,6 +585,9 @@ func (s *Store) merge(k storeKey, status Status, value []byte) (kept bool, err e
 type Attempt struct {
 	Time  time.Duration
 	Nodes int64
+	// Levels is a failed deepening's levels (OpeningOptions.Deepen, 1 to
+	// 255; RememberDeepenFailure); 0 for a search's attempt.
+	Levels int
 }
 
 // covers reports whether a search within lim would have no larger budget
@@ -588,29 +602,48 @@ func (a Attempt) covers(lim Limits) bool {
 
 // The value of an attempt entry:
 //
-//	byte 0      attemptValueVersion (1)
+//	byte 0      attemptValueVersion (1, or 2 with Levels)
 //	bytes 1-8   the time limit, ns (int64, little-endian)
 //	bytes 9-16  the node limit (int64, little-endian)
+//	byte 17     version 2 only: the levels (1 to 255)
 //	last 4      CRC-32 (IEEE) of everything before
-const attemptValueVersion = 1
+//
+// An attempt without levels is written as version 1, so stores and
+// exports made before version 2 read and compare the same.
+const attemptValueVersion = 2
 
 func (a Attempt) encode() []byte {
-	out := []byte{attemptValueVersion}
+	out := []byte{1}
+	if a.Levels > 0 {
+		out[0] = attemptValueVersion
+	}
 	out = binary.LittleEndian.AppendUint64(out, uint64(max(0, a.Time)))
 	out = binary.LittleEndian.AppendUint64(out, uint64(max(0, a.Nodes)))
+	if a.Levels > 0 {
+		out = append(out, byte(min(a.Levels, 255)))
+	}
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
 }
 
-// decodeAttempt reads an attempt's value. Errors: ErrStoreCorrupt.
+// decodeAttempt reads an attempt's value (version 1 or 2). Errors:
+// ErrStoreCorrupt.
 func decodeAttempt(v []byte) (Attempt, error) {
-	if len(v) != 21 || v[0] != attemptValueVersion || crc32.ChecksumIEEE(v[:17]) != binary.LittleEndian.Uint32(v[17:]) {
+	n := 21
+	if len(v) > 0 && v[0] == 2 {
+		n = 22
+	}
+	if len(v) != n || v[0] < 1 || v[0] > attemptValueVersion || crc32.ChecksumIEEE(v[:n-4]) != binary.LittleEndian.Uint32(v[n-4:]) {
 		return Attempt{}, ErrStoreCorrupt
 	}
-	t, n := int64(binary.LittleEndian.Uint64(v[1:])), int64(binary.LittleEndian.Uint64(v[9:]))
-	if t < 0 || n < 0 {
+	t, nodes := int64(binary.LittleEndian.Uint64(v[1:])), int64(binary.LittleEndian.Uint64(v[9:]))
+	if t < 0 || nodes < 0 || n == 22 && v[17] == 0 {
 		return Attempt{}, ErrStoreCorrupt
 	}
-	return Attempt{Time: time.Duration(t), Nodes: n}, nil
+	a := Attempt{Time: time.Duration(t), Nodes: nodes}
+	if n == 22 {
+		a.Levels = int(v[17])
+	}
+	return a, nil
 }
 
 // attempt returns the attempt recorded under k, if any. Errors:
@@ -626,7 +659,9 @@ func (s *Store) attempt(k storeKey) (Attempt, bool, error) {
 
 // putAttempt records a under k, each limit the larger of a's and the one
 // recorded (kept false when that changes nothing); it is flushed with the
-// batch.
+// batch. Two attempts of one position are thus taken as one with each
+// limit the larger (a skip's rule of thumb: OpeningOptions.Retry searches
+// again).
 func (s *Store) putAttempt(k storeKey, a Attempt) (kept bool, err error) {
 	s.rmw.Lock()
 	defer s.rmw.Unlock()
@@ -635,10 +670,10 @@ func (s *Store) putAttempt(k storeKey, a Attempt) (kept bool, err error) {
 		return false, err
 	}
 	if ok {
-		if old.Time >= a.Time && old.Nodes >= a.Nodes {
+		if old.Time >= a.Time && old.Nodes >= a.Nodes && old.Levels >= a.Levels {
 			return false, nil
 		}
-		a.Time, a.Nodes = max(a.Time, old.Time), max(a.Nodes, old.Nodes)
+		a.Time, a.Nodes, a.Levels = max(a.Time, old.Time), max(a.Nodes, old.Nodes), max(a.Levels, old.Levels)
 	}
 	return true, s.set(k.bytes(StatusUnknown), a.encode())
 }
@@ -655,6 +690,58 @@ func (s *Solver) RememberAttempt(pr Problem, mode Mode, lim Limits) error {
 	key, _ := s.storeKeyOf(pr, mode)
 	_, err := s.Store.putAttempt(key, Attempt{Time: lim.Time, Nodes: lim.Nodes})
 	return err
+}
+
+// RememberDeepenFailure records in the store (none: nothing) that the
+// deepening of the quiet move c in pr (the attacker to move) with levels
+// levels (≥ 1) and the child's limits lim failed without being cut short:
+// a defender move after c was left unknown, or a no-win, within those
+// limits (deepenChild). The key is the position after c, the defender to
+// move. Errors: the store's.
+func (s *Solver) RememberDeepenFailure(pr Problem, c engine.Point, levels int, lim Limits) error {
+	if s.Store == nil || levels < 1 || lim.Time <= 0 && lim.Nodes <= 0 {
+		return nil
+	}
+	key, ok := s.deepenKey(pr, c)
+	if !ok {
+		return nil
+	}
+	_, err := s.Store.putAttempt(key, Attempt{Time: lim.Time, Nodes: lim.Nodes, Levels: levels})
+	return err
+}
+
+// DeepenFailed reports whether the store records a failed deepening of
+// the quiet move c in pr (RememberDeepenFailure) with no fewer levels and
+// a budget that covers lim, and that attempt; false without a store. A
+// corrupt record counts as none. Errors: the store's.
+func (s *Solver) DeepenFailed(pr Problem, c engine.Point, levels int, lim Limits) (Attempt, bool, error) {
+	if s.Store == nil {
+		return Attempt{}, false, nil
+	}
+	key, ok := s.deepenKey(pr, c)
+	if !ok {
+		return Attempt{}, false, nil
+	}
+	a, found, err := s.Store.attempt(key)
+	if errors.Is(err, ErrStoreCorrupt) {
+		return Attempt{}, false, nil
+	}
+	return a, err == nil && found && a.Levels >= levels && a.covers(lim), err
+}
+
+// deepenKey is the store key of a deepening of c in pr (modeDeepen): the
+// position after c, the defender to move; ok false when c is not an empty
+// cell.
+func (s *Solver) deepenKey(pr Problem, c engine.Point) (storeKey, bool) {
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	if !b.OnBoard(c) || b.At(c) != engine.Empty {
+		return storeKey{}, false
+	}
+	b.Play(c, pr.Attacker)
+	key, _ := s.storeKeyOf(Problem{Board: b, ToMove: pr.Attacker.Opponent(), Attacker: pr.Attacker}, ModeWin)
+	key.mode = modeDeepen
+	return key, true
 }
 
 // Attempted reports whether the store holds an attempt of pr in mode whose
