@@ -60,7 +60,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1,
 				Usage: "defender moves searched at once, each with tables of --memory MiB of its own"},
 			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: a quiet attacker move played (up to two suggested by alpha-beta, see --suggest-nodes, then the pass proof's first move and up to two others) and the position after it proven whole-board (its own pass proof and zone, stopping at the first defender move left unknown), each search inside within --time, all of a defender move's within --deepen-time; 0: none"},
-			&cli.DurationFlag{Name: "deepen-time", Usage: "with --deepen, the wall time a deepened defender move may take, all its quiet moves and levels together (0: 8 times --time); above 16 times --time it is shared out: a quiet move may take half of what is left (at least 8 times --time), and one cut short is tried again after the others with what they leave, starting from what the store kept"},
+			&cli.DurationFlag{Name: "deepen-time", Usage: "with --deepen (only), the wall time a deepened defender move may take, all its quiet moves and levels together (0: 8 times --time); above 16 times --time it is shared out: a quiet move may take half of what is left (at least 8 times --time), and one cut short is tried again after the others with what they leave, starting from what the store kept"},
 			&cli.Int64Flag{Name: "suggest-nodes", Value: defaultSuggestNodes, Usage: "with --deepen, the nodes of the alpha-beta search (one thread, the default evaluation, two best moves) that suggests the attacker's quiet moves a deepening tries first; a node limit, not a time, so that a rerun tries the same moves; 0: no suggestions"},
 			&cli.BoolFlag{Name: "retry", Usage: "with --tt, search again the defender moves that the store records as searched before, with no less --time (or --nodes), and left unknown, and deepen again with the quiet moves recorded as failed with no more --deepen levels (without it those moves are reported unknown at once and the failed quiet moves skipped, and a resumed run goes on to what was not tried yet)"},
 			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
@@ -139,6 +139,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		}
 		if c.Duration("deepen-time") < 0 {
 			return usagef("--deepen-time %v: want 0 or more", c.Duration("deepen-time"))
+		}
+		if c.Duration("deepen-time") > 0 && c.Int("deepen") == 0 {
+			return usagef("--deepen-time %v: only with --deepen (1 or more levels)", c.Duration("deepen-time"))
 		}
 		if c.Int("jobs") < 1 {
 			return usagef("--jobs %d: want 1 or more", c.Int("jobs"))

@@ -256,7 +256,8 @@ func TestProveBook(t *testing.T) {
 // nodes: without --deepen a defender move is left unknown; with --deepen 1
 // the opening is proven, that move by deepening (the pass proof's first
 // move played and the position after it proven whole-board), and verify
-// accepts the certificate.
+// accepts the certificate. A negative --deepen, --suggest-nodes or
+// --deepen-time, and --deepen-time without --deepen, are usage errors.
 func TestProveDeepen(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "square.txt", squareOpening)
@@ -300,6 +301,9 @@ func TestProveDeepen(t *testing.T) {
 	}
 	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "1", "--deepen-time", "-1s", in); code != exitUsage || !strings.Contains(errOut, "--deepen-time") {
 		t.Errorf("--deepen-time -1s: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut = gomoku(t, "", "prove", "--deepen-time", "10m", in); code != exitUsage || !strings.Contains(errOut, "only with --deepen") {
+		t.Errorf("--deepen-time without --deepen: exit %d, %s", code, errOut)
 	}
 	if deepened == 0 {
 		return
