@@ -14,7 +14,7 @@ import (
 )
 
 // exportFixture is a store holding wins, a no-win beside a win, attempts
-// and an evaluation.
+// (one a failed deepening's, with levels) and an evaluation.
 func exportFixture(t *testing.T) *Store {
 	t.Helper()
 	st, err := OpenStore("", store.Options{})
@@ -33,6 +33,11 @@ func exportFixture(t *testing.T) *Store {
 		if _, err := st.putAttempt(testKey(i), Attempt{Time: time.Duration(i) * time.Second, Nodes: int64(i) << 20}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	dk := testKey(25)
+	dk.mode, dk.passes = modeDeepen, true
+	if _, err := st.putAttempt(dk, Attempt{Time: time.Minute, Levels: 3}); err != nil {
+		t.Fatal(err)
 	}
 	b, err := engine.NewBoard(15, engine.Freestyle)
 	if err != nil {
@@ -70,8 +75,8 @@ func TestStoreExportImport(t *testing.T) {
 	defer src.Close()
 	var buf bytes.Buffer
 	n, err := src.Export(context.Background(), &buf)
-	if err != nil || n != 27 {
-		t.Fatalf("export: %d entries, %v; want 27", n, err)
+	if err != nil || n != 28 {
+		t.Fatalf("export: %d entries, %v; want 28", n, err)
 	}
 	dst, err := OpenStore(t.TempDir(), store.Options{})
 	if err != nil {
@@ -79,7 +84,7 @@ func TestStoreExportImport(t *testing.T) {
 	}
 	defer dst.Close()
 	is, err := dst.Import(context.Background(), bytes.NewReader(buf.Bytes()), "x.jsonl")
-	if err != nil || is.Read != 27 || is.Kept != 27 || is.Bad != 0 || is.Corrupt != 0 {
+	if err != nil || is.Read != 28 || is.Kept != 28 || is.Bad != 0 || is.Corrupt != 0 {
 		t.Fatalf("import: %+v, %v", is, err)
 	}
 	want, got := entries(t, src), entries(t, dst)
@@ -101,6 +106,11 @@ func TestStoreExportImport(t *testing.T) {
 	}
 	if a, ok, _ := dst.attempt(testKey(22)); !ok || a.Time != 22*time.Second || a.Nodes != 22<<20 {
 		t.Errorf("attempt 22 after import: %+v %v", a, ok)
+	}
+	dk := testKey(25)
+	dk.mode, dk.passes = modeDeepen, true
+	if a, ok, _ := dst.attempt(dk); !ok || a != (Attempt{Time: time.Minute, Levels: 3}) {
+		t.Errorf("the failed deepening after import: %+v %v", a, ok)
 	}
 }
 
@@ -141,8 +151,8 @@ func TestStoreImportBad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if is.Bad != 5 || is.Corrupt != 2 || is.Read != 28 || is.Kept != 26 {
-		t.Errorf("import: %+v; want 5 bad lines, 2 corrupt (the flipped value, the internal key), 26 kept", is)
+	if is.Bad != 5 || is.Corrupt != 2 || is.Read != 29 || is.Kept != 27 {
+		t.Errorf("import: %+v; want 5 bad lines, 2 corrupt (the flipped value, the internal key), 27 kept", is)
 	}
 	wantAt := []string{"bad.jsonl:4:8:", "bad.jsonl:5:8:", "bad.jsonl:6:49:", "bad.jsonl:7:10:", "bad.jsonl:8:2:"}
 	for k, e := range is.Errors {
