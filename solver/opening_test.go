@@ -245,19 +245,27 @@ func TestDeepen(t *testing.T) {
 	}
 }
 
+// squareAfterJ10 is the square opening's child after white j10 (squarePass),
+// black to move, on a board of its own; with the pass answer, the solver
+// that found it and j10.
+func squareAfterJ10(t *testing.T) (Problem, *Solver, Answer, engine.Point) {
+	t.Helper()
+	pr, s, pa := squarePass(t)
+	b := engine.Scratch(pr.Board)
+	t.Cleanup(func() { engine.Release(b) })
+	j10, _ := engine.ParsePoint("j10", 15)
+	b.Play(j10, engine.White)
+	return Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}, s, pa, j10
+}
+
 // TestDeepenSuggested: deepenChild asks OpeningOptions.Suggest for the
 // child's position (the attacker to move) and tries its move first: on the
 // square opening after white j10, with the pass proof's first move
 // replaced by another quiet move that also wins, the deepened proof starts
 // with the suggested move, and the log says so.
 func TestDeepenSuggested(t *testing.T) {
-	pr, s, pa := squarePass(t)
+	cpr, s, pa, j10 := squareAfterJ10(t)
 	ctx := context.Background()
-	b := engine.Scratch(pr.Board)
-	defer engine.Release(b)
-	j10, _ := engine.ParsePoint("j10", 15)
-	b.Play(j10, engine.White)
-	cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
 	want := pa.Proof.Root.Move
 	// another first move: the unguided list would try it before want
 	other := deepenMoves(cpr, want, nil)[1]
@@ -276,7 +284,7 @@ func TestDeepenSuggested(t *testing.T) {
 	if a.Proof.Root.Move != want {
 		t.Errorf("the proof starts with %v, not the suggested %v (the unguided first was %v)", a.Proof.Root.Move, want, other)
 	}
-	if len(asked) != 1 || asked[0] != fmt.Sprintf("black %d stones", b.Stones()) {
+	if len(asked) != 1 || asked[0] != fmt.Sprintf("black %d stones", cpr.Board.Stones()) {
 		t.Errorf("Suggest asked %v", asked)
 	}
 	if len(logged) == 0 || !strings.Contains(logged[0], "(1 of ") || !strings.Contains(logged[0], "suggested") {
@@ -527,14 +535,9 @@ func TestAttemptValue(t *testing.T) {
 // budget are not covered (the larger budget wins). A deepening cut short
 // by its context is not recorded. Stats counts the record.
 func TestDeepenFailureRecorded(t *testing.T) {
-	pr, _, pa := squarePass(t)
+	cpr, _, pa, j10 := squareAfterJ10(t)
 	s, st := storedSolver(t)
 	ctx := context.Background()
-	b := engine.Scratch(pr.Board)
-	defer engine.Release(b)
-	j10, _ := engine.ParsePoint("j10", 15)
-	b.Play(j10, engine.White)
-	cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
 	c := pa.Proof.Root.Move
 	small := Limits{Nodes: 4}
 	// cut short: nothing recorded
@@ -559,8 +562,10 @@ func TestDeepenFailureRecorded(t *testing.T) {
 			t.Errorf("%d levels, %+v: failed %v (%+v), %v; want %v", tc.levels, tc.lim, failed, at, err, tc.want)
 		}
 	}
-	// the other side's position after c is another key
-	if _, failed, _ := s.DeepenFailed(Problem{Board: pr.Board, ToMove: engine.Black, Attacker: engine.Black}, c, 1, small); failed {
+	// the position without j10, after c, is another key
+	before := cpr.Board.Clone()
+	before.Undo()
+	if _, failed, _ := s.DeepenFailed(Problem{Board: before, ToMove: engine.Black, Attacker: engine.Black}, c, 1, small); failed {
 		t.Error("a failure recorded for the position without j10")
 	}
 	stats, err := st.Stats()
