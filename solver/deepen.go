@@ -57,15 +57,15 @@ const deepenSuggested = 2
 
 // deepen tries the attacker's quiet move c in pr (the attacker to move) as
 // described above, with levels-1 levels left for the children inside
-// (levels ≥ 1), within ctx (deepenChild gives it the budget); suggest
-// (OpeningOptions.Suggest, nil: none) and retry (OpeningOptions.Retry) go
-// to the proofs and deepenings inside. ok reports
+// (levels ≥ 1), within ctx (deepenChild gives it the budget); outer's
+// Suggest (nil: none), Retry and goroutines (Jobs, jobPool) go to the
+// proofs and deepenings inside. ok reports
 // a checked win. A failure within the limits (not cut short by ctx) is
 // recorded in the store (RememberDeepenFailure). Errors: ProveOpening's and
 // the store's (a deadline is no error: ok false), and an internal error
 // when the assembled proof fails its check.
 func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits, log func(string),
-	suggest func(context.Context, *engine.Board, engine.Color) []engine.Point, retry bool) (a Answer, ok bool, err error) {
+	outer OpeningOptions) (a Answer, ok bool, err error) {
 	start := time.Now()
 	a.Mode = ModeWin
 	defer func() { a.Elapsed = time.Since(start) }()
@@ -85,7 +85,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 			return a, false, nil
 		}
 	}
-	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true, Suggest: suggest, Retry: retry}
+	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true, Suggest: outer.Suggest, Retry: outer.Retry, pool: outer.pool}
 	if log != nil {
 		inner := func(line string) { log("  " + line) }
 		opt.Log = inner
@@ -269,7 +269,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 				return false, nil
 			}
 		}
-		da, ok, err := s.deepen(cctx, pr, c, levels, lim, log, opt.Suggest, opt.Retry)
+		da, ok, err := s.deepen(cctx, pr, c, levels, lim, log, opt)
 		a.Nodes += da.Nodes
 		a.Elapsed += da.Elapsed
 		if ok {

@@ -50,6 +50,9 @@ type OpeningOptions struct {
 	Progress func(c OpeningChild, decided, total int)
 	// Jobs is the number of children searched at once, each by a Solver
 	// of its own with the Solver's settings, memory and store (1 when 0).
+	// A deepening's inner defender moves use the goroutines that the
+	// other children leave idle (jobPool): when fewer children than Jobs
+	// are left, their deepenings decide inner moves side by side.
 	Jobs int
 	// SearchProgress is passed to each search (nodes and time).
 	SearchProgress ProgressFunc
@@ -101,6 +104,10 @@ type OpeningOptions struct {
 	// unknown at once and those moves skipped, so that a resumed run
 	// spends its time on what was not tried yet.
 	Retry bool
+
+	// pool is the proof's goroutines (jobPool): made from Jobs by the
+	// outermost ProveOpening, handed to the deepenings' inner proofs.
+	pool *jobPool
 }
 
 // OpeningChild is one defender move of an opening and the attacker's
@@ -303,9 +310,11 @@ func (s *Solver) attemptChild(ctx context.Context, pr Problem, m engine.Point, p
 
 // decideChildren solves the defender moves ms (on b, the defender to
 // move) for att, each by repairing the pass proof pass when there is one
-// (solveChild), on opt.Jobs goroutines (s and s.sibling()s, each with
-// its own board), and returns them in the order of ms, with rep's counts
-// and nodes added. A move that is the image of an earlier one under a
+// (solveChild), on the goroutines of opt's jobPool (a new one of opt.Jobs
+// tokens at the outermost proof; s and siblings, each move on its own
+// board), and returns them in the order of ms, with rep's counts and
+// nodes added. With opt.FailFast the first move not won cancels those in
+// flight (they are left out). A move that is the image of an earlier one under a
 // symmetry of the position takes its proof, transformed; a move of
 // another shard is read from the store only. A search cut short by ctx is
 // left out. Errors: the first search's or store's error, else ctx's.
@@ -330,70 +339,74 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 		first[h] = k
 		jobs = append(jobs, k)
 	}
-	solvers := []*Solver{s}
-	for range max(1, opt.Jobs) - 1 {
-		solvers = append(solvers, s.sibling())
+	top := opt.pool == nil
+	if top {
+		opt.pool = newJobPool(s, opt.Jobs)
 	}
+	// FailFast: the first child not won cancels the others in flight
+	wctx, cancel := ctx, context.CancelFunc(func() {})
+	if opt.FailFast {
+		wctx, cancel = context.WithCancel(ctx)
+	}
+	defer cancel()
 	// the searched moves; progress in the order they are decided
 	var mu sync.Mutex
 	var firstErr error
-	decided, next := 0, 0
+	decided := 0
 	failed := false // opt.FailFast and a child not won
-	var wg sync.WaitGroup
-	for _, slv := range solvers {
+	opt.pool.run(s, len(jobs), top, func(slv *Solver, i int) bool {
+		mu.Lock()
+		if firstErr != nil || ctx.Err() != nil || failed {
+			mu.Unlock()
+			return false
+		}
+		mu.Unlock()
+		k := jobs[i]
 		wb := engine.Scratch(b)
-		wg.Go(func() {
-			defer engine.Release(wb)
-			for {
-				mu.Lock()
-				if next >= len(jobs) || firstErr != nil || ctx.Err() != nil || failed {
-					mu.Unlock()
-					return
+		defer engine.Release(wb)
+		wb.Play(ms[k], def)
+		cpr := Problem{Board: wb, ToMove: att, Attacker: att}
+		ch := OpeningChild{Move: ms[k]}
+		var err error
+		if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
+			ch.Answer, ch.Repaired, ch.Attempted, err = slv.attemptChild(wctx, cpr, ms[k], pass, lim, opt)
+			if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
+				ch.Answer, ch.Deepened, err = slv.deepenChild(wctx, cpr, ms[k], pass, lim, ch.Answer, opt)
+				if ch.Stopped == StoppedDeepenTime || ch.Stopped == StoppedDeepenMoves {
+					ch.Attempted = false // deepened now, whatever the store said
 				}
-				k := jobs[next]
-				next++
-				mu.Unlock()
-				wb.Play(ms[k], def)
-				cpr := Problem{Board: wb, ToMove: att, Attacker: att}
-				ch := OpeningChild{Move: ms[k]}
-				var err error
-				if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
-					ch.Answer, ch.Repaired, ch.Attempted, err = slv.attemptChild(ctx, cpr, ms[k], pass, lim, opt)
-					if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
-						ch.Answer, ch.Deepened, err = slv.deepenChild(ctx, cpr, ms[k], pass, lim, ch.Answer, opt)
-						if ch.Stopped == StoppedDeepenTime || ch.Stopped == StoppedDeepenMoves {
-							ch.Attempted = false // deepened now, whatever the store said
-						}
-					}
-					if err == nil && slv.Store != nil {
-						err = slv.Store.Flush()
-					}
-				} else {
-					// another shard's move: only what the store holds
-					var found bool
-					ch.Answer, found, err = slv.Stored(cpr, ModeWin, lim)
-					ch.Skipped = err == nil && !found
-				}
-				wb.Undo()
-				mu.Lock()
-				switch {
-				case err != nil:
-					if firstErr == nil {
-						firstErr = err
-					}
-				case ctx.Err() == nil || ch.Status != StatusUnknown:
-					out[k], done[k] = ch, true
-					failed = failed || opt.FailFast && !ch.Skipped && ch.Status != StatusWin
-					decided++
-					if opt.Progress != nil {
-						opt.Progress(ch, decided, len(ms))
-					}
-				}
-				mu.Unlock()
 			}
-		})
-	}
-	wg.Wait()
+			if err == nil && slv.Store != nil {
+				err = slv.Store.Flush()
+			}
+		} else {
+			// another shard's move: only what the store holds
+			var found bool
+			ch.Answer, found, err = slv.Stored(cpr, ModeWin, lim)
+			ch.Skipped = err == nil && !found
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err != nil && wctx.Err() != nil && ctx.Err() == nil:
+			// cancelled by another child's failure: left out
+		case err != nil:
+			if firstErr == nil {
+				firstErr = err
+			}
+		case wctx.Err() == nil || ch.Status != StatusUnknown:
+			out[k], done[k] = ch, true
+			if opt.FailFast && !ch.Skipped && ch.Status != StatusWin {
+				failed = true
+				cancel()
+			}
+			decided++
+			if opt.Progress != nil {
+				opt.Progress(ch, decided, len(ms))
+			}
+		}
+		return firstErr == nil && !failed && ctx.Err() == nil
+	})
 	// the images: the source's proof to the canonical orientation, then
 	// back to this move's
 	for k, j := range src {
