@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"gomoku/engine"
@@ -138,16 +139,16 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 }
 
 // deepenMoves returns the quiet moves a deepening of pr (the attacker to
-// move) tries: the first deepenSuggested of suggested that are empty,
+// move) may try, and how many of them lead as suggested (guided): the first deepenSuggested of suggested that are empty,
 // legal and make no four or five (an engine's choice, OpeningOptions.Suggest);
 // then first (the pass proof's first move, when it too is empty, legal and
 // quiet: the defender's move may have taken its cell) and the others up to
-// deepenCandidates in all: the attacker's legal moves within two cells of a stone that
+// n in all: the attacker's legal moves within two cells of a stone that
 // make no four or five, by the potential of the five-cell windows through
 // them (García 2020: the attacker's own plus the defender's, a move that
 // builds and blocks at once first), ties in board order. No move is listed
 // twice.
-func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []engine.Point {
+func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point, n int) (moves []engine.Point, guided int) {
 	b := pr.Board
 	att, def := pr.Attacker, pr.Attacker.Opponent()
 	scratch := engine.Scratch(b)
@@ -166,7 +167,7 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []eng
 			out = append(out, m)
 		}
 	}
-	guided := len(out)
+	guided = len(out)
 	if !slices.Contains(out, first) && quiet(first) {
 		out = append(out, first)
 	}
@@ -175,9 +176,9 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []eng
 		v int32
 	}
 	var sc []scored
-	n := b.Size()
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
+	size := b.Size()
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
 			m := engine.PointAt(x, y)
 			if slices.Contains(out, m) || b.At(m) != engine.Empty || !b.Legal(att, m) || stoneDistance(b, m) > 2 {
 				continue
@@ -187,20 +188,120 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point) []eng
 	}
 	slices.SortStableFunc(sc, func(a, c scored) int { return cmp.Compare(c.v, a.v) })
 	for _, e := range sc {
-		if len(out) >= guided+deepenCandidates {
+		if len(out) >= guided+n {
 			break
 		}
 		if quiet(e.m) {
 			out = append(out, e.m)
 		}
 	}
-	return out
+	return out, guided
+}
+
+// deepenProbed is the most unguided quiet moves (deepenMoves: the pass
+// proof's first move and the others by potential) whose pass search a
+// deepening probes (probeOrder) before it keeps deepenCandidates of them.
+const deepenProbed = 10
+
+// deepenProbeNodes bounds the pass search of a probed move (probeOrder),
+// in nodes: an open three's (a straight four next) takes a few hundred,
+// and a threat that needs millions is no quick win anyway.
+const deepenProbeNodes = 20_000
+
+// probeOrder orders the unguided moves of a deepening of pr (moves[guided:],
+// deepenMoves; the first guided, the suggested ones, stay first) as
+// proof-number search picks among an OR node's children, the fewest
+// proofs needed first (Allis, van der Meulen and van den Herik 1994,
+// "Proof-number search": an AND node's proof number is the sum of its
+// children's, its number of children while none is expanded): each move c is played and the position after it,
+// the defender to move, gets a pass search of deepenProbeNodes nodes
+// (stored, as every search, for the deepening's own pass search to read
+// back); a move whose pass search wins comes first, the smallest relevance
+// zone (the defender moves its pass proof leaves unanswered, checkedZone:
+// the inner proof's children) first, ties in the given order; then the
+// others in the given order. deepenCandidates of the unguided moves are
+// kept. On D6's last four children the suggested moves and the pass
+// proof's first move had failed with zones of 86 to 140 moves, while the
+// wins by deepening of j9 and j10 had been an open three (zone 3).
+// log, when set, gets the probes' zones. Errors: the searches' and the
+// store's; ctx's end is none (the order so far, the rest as given).
+func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided int, log func(string)) ([]engine.Point, error) {
+	rest := moves[guided:]
+	if len(rest) <= 1 {
+		return moves, nil
+	}
+	att, def := pr.Attacker, pr.Attacker.Opponent()
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	zones := make([]int, len(rest)) // -1: no win found
+	for i, c := range rest {
+		zones[i] = -1
+		if ctx.Err() != nil {
+			continue
+		}
+		b.Play(c, att)
+		a, err := s.Solve(ctx, Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true}, ModeWin, Limits{Nodes: deepenProbeNodes}, nil)
+		if err != nil {
+			b.Undo()
+			if ctx.Err() != nil {
+				break
+			}
+			return moves, err
+		}
+		if a.Status == StatusWin && a.Proof != nil {
+			var legal []engine.Point
+			for y := 0; y < b.Size(); y++ {
+				for x := 0; x < b.Size(); x++ {
+					if m := engine.PointAt(x, y); b.At(m) == engine.Empty && b.Legal(def, m) {
+						legal = append(legal, m)
+					}
+				}
+			}
+			if zone, err := checkedZone(ctx, b, a.Proof, legal); err == nil {
+				zones[i] = len(zone)
+			}
+		}
+		b.Undo()
+	}
+	idx := make([]int, len(rest))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		zi, zj := zones[i], zones[j]
+		switch {
+		case zi >= 0 && zj >= 0:
+			return cmp.Compare(zi, zj)
+		case zi >= 0:
+			return -1
+		case zj >= 0:
+			return 1
+		}
+		return 0
+	})
+	out := slices.Clone(moves[:guided])
+	var probes []string
+	for n, i := range idx {
+		if n < deepenCandidates {
+			out = append(out, rest[i])
+		}
+		if zones[i] >= 0 {
+			probes = append(probes, fmt.Sprintf("%v zone %d", rest[i], zones[i]))
+		} else {
+			probes = append(probes, fmt.Sprintf("%v none", rest[i]))
+		}
+	}
+	if log != nil {
+		log(fmt.Sprintf("probed %d moves (the first %d kept): %s", len(rest), min(len(rest), deepenCandidates), strings.Join(probes, ", ")))
+	}
+	return out, nil
 }
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
 // attacker to move, after the defender's move m; a the unknown answer)
-// with each of deepenMoves in turn (opt.Suggest's moves first, then the
-// pass proof's first move), opt.Deepen levels, all within opt.DeepenTime
+// with each of deepenMoves in turn (opt.Suggest's moves first, then
+// deepenCandidates of the pass proof's first move and the others, in
+// probeOrder's order: the smallest zone first), opt.Deepen levels, all within opt.DeepenTime
 // (by default deepenBudget times the child's time limit), and stores a win
 // as Solve stores its results. ok reports a win; the answer then replaces
 // a (nodes and time added up). opt.Log, when set, receives the steps.
@@ -241,7 +342,15 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		sb := pr.Board.Clone() // the caller's to keep or change
 		suggested = opt.Suggest(dctx, sb, pr.Attacker)
 	}
-	moves := deepenMoves(pr, pass.Root.Move, suggested)
+	moves, guided := deepenMoves(pr, pass.Root.Move, suggested, deepenProbed)
+	var plog func(string)
+	if log != nil {
+		plog = func(l string) { log(fmt.Sprintf("deepening %v: %s", m, l)) }
+	}
+	moves, err := s.probeOrder(dctx, pr, moves, guided, plog)
+	if err != nil {
+		return a, false, err
+	}
 	var won Answer
 	ok, err := shareTime(dctx, moves, lim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
 		if log != nil {

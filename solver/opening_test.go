@@ -268,7 +268,8 @@ func TestDeepenSuggested(t *testing.T) {
 	ctx := context.Background()
 	want := pa.Proof.Root.Move
 	// another first move: the unguided list would try it before want
-	other := deepenMoves(cpr, want, nil)[1]
+	ums, _ := deepenMoves(cpr, want, nil, deepenCandidates)
+	other := ums[1]
 	fake := &proof.Tree{Root: &proof.Node{Move: other}}
 	var asked []string
 	var logged []string
@@ -287,7 +288,8 @@ func TestDeepenSuggested(t *testing.T) {
 	if len(asked) != 1 || asked[0] != fmt.Sprintf("black %d stones", cpr.Board.Stones()) {
 		t.Errorf("Suggest asked %v", asked)
 	}
-	if len(logged) == 0 || !strings.Contains(logged[0], "(1 of ") || !strings.Contains(logged[0], "suggested") {
+	// the probes' line, then the suggested move tried first
+	if len(logged) < 2 || !strings.Contains(logged[0], "probed") || !strings.Contains(logged[1], "(1 of ") || !strings.Contains(logged[1], "suggested") {
 		t.Errorf("log %q", logged)
 	}
 	if _, err := proof.Verify(a.Proof); err != nil {
@@ -391,8 +393,8 @@ func TestDeepenMoves(t *testing.T) {
 		pr := openingProblem(t, r, "h8", "h9", "j10", "g7")
 		pr.ToMove, pr.Attacker = engine.Black, engine.Black
 		first, _ := engine.ParsePoint("i9", 15)
-		ms := deepenMoves(pr, first, nil)
-		if len(ms) != deepenCandidates || ms[0] != first {
+		ms, guided := deepenMoves(pr, first, nil, deepenCandidates)
+		if len(ms) != deepenCandidates || ms[0] != first || guided != 0 {
 			t.Fatalf("%v: %v", r, ms)
 		}
 		// with suggestions: black h8, j10 and k11 on a diagonal, so i9
@@ -405,8 +407,8 @@ func TestDeepenMoves(t *testing.T) {
 		four.Play(pt("a1"), engine.White)
 		guidedPr := Problem{Board: four, ToMove: engine.Black, Attacker: engine.Black}
 		sugg := []engine.Point{pt("i9"), pt("h8"), pt("f9"), pt("f9"), pt("g10"), pt("l9")}
-		gms := deepenMoves(guidedPr, first, sugg)
-		if len(gms) != 2+deepenCandidates || gms[0] != pt("f9") || gms[1] != pt("g10") || slices.Contains(gms, first) {
+		gms, guided := deepenMoves(guidedPr, first, sugg, deepenCandidates)
+		if len(gms) != 2+deepenCandidates || guided != 2 || gms[0] != pt("f9") || gms[1] != pt("g10") || slices.Contains(gms, first) {
 			t.Errorf("%v: with suggestions %v: %v", r, sugg, gms)
 		}
 		engine.Release(four)
@@ -688,5 +690,31 @@ func TestDeepenShare(t *testing.T) {
 		if got := deepenShare(c.left, c.limit); got != c.want {
 			t.Errorf("deepenShare(%v, %v) = %v, want %v", c.left, c.limit, got, c.want)
 		}
+	}
+}
+
+// TestProbeOrder: on D6 (black h8 i8, white h9) after a far white reply
+// (a1), black to move, the unguided quiet moves are put in order of their
+// pass proofs' zones: g8, an open three g8-h8-i8 whose zone is its few
+// blocks, comes before moves that make no three; the guided ones stay
+// first, and deepenCandidates of the others are kept.
+func TestProbeOrder(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "i8", "a1")
+	pr.ToMove, pr.Attacker = engine.Black, engine.Black
+	pt := func(s string) engine.Point { p, _ := engine.ParsePoint(s, 15); return p }
+	s := NewSolver(16)
+	s.PassThreats = true
+	moves := []engine.Point{pt("k10"), pt("f6"), pt("l11"), pt("k6"), pt("g8")}
+	var logged []string
+	out, err := s.probeOrder(context.Background(), pr, moves, 1, func(l string) { logged = append(logged, l) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v: %q", out, logged)
+	if len(out) != 1+deepenCandidates || out[0] != pt("k10") || out[1] != pt("g8") {
+		t.Errorf("order %v; want k10 (guided), then g8", out)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], "g8 zone ") {
+		t.Errorf("log %q", logged)
 	}
 }
