@@ -200,7 +200,8 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point, n int
 
 // deepenProbed is the most unguided quiet moves (deepenMoves: the pass
 // proof's first move and the others by potential) whose pass search a
-// deepening probes (probeOrder) before it keeps deepenCandidates of them.
+// deepening probes (probeOrder) before it tries deepenCandidates of them:
+// the first in the probes' order not recorded as failed.
 const deepenProbed = 10
 
 // deepenProbeNodes bounds the pass search of a probed move (probeOrder),
@@ -219,8 +220,8 @@ const deepenProbeNodes = 20_000
 // back); a move whose pass search wins comes first, the smallest relevance
 // zone (the defender moves its pass proof leaves unanswered, checkedZone:
 // the inner proof's children) first, ties in the given order; then the
-// others in the given order. deepenCandidates of the unguided moves are
-// kept. On D6's last four children the suggested moves and the pass
+// others in the given order (deepenChild tries deepenCandidates of them,
+// the first not recorded as failed). On D6's last four children the suggested moves and the pass
 // proof's first move had failed with zones of 86 to 140 moves, while the
 // wins by deepening of j9 and j10 had been an open three (zone 3).
 // log, when set, gets the probes' zones. Errors: the searches' and the
@@ -281,10 +282,8 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 	})
 	out := slices.Clone(moves[:guided])
 	var probes []string
-	for n, i := range idx {
-		if n < deepenCandidates {
-			out = append(out, rest[i])
-		}
+	for _, i := range idx {
+		out = append(out, rest[i])
 		if zones[i] >= 0 {
 			probes = append(probes, fmt.Sprintf("%v zone %d", rest[i], zones[i]))
 		} else {
@@ -292,7 +291,7 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 		}
 	}
 	if log != nil {
-		log(fmt.Sprintf("probed %d moves (the first %d kept): %s", len(rest), min(len(rest), deepenCandidates), strings.Join(probes, ", ")))
+		log(fmt.Sprintf("probed %d moves: %s", len(rest), strings.Join(probes, ", ")))
 	}
 	return out, nil
 }
@@ -351,6 +350,33 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 	if err != nil {
 		return a, false, err
 	}
+	// the suggested moves and deepenCandidates of the others, skipping
+	// those recorded as failed within these limits, so that a rerun goes
+	// on down the probes' order
+	listed, others, kept := 0, 0, moves[:0:0]
+	for i, c := range moves {
+		if i >= guided && others >= deepenCandidates {
+			break
+		}
+		listed++
+		if !opt.Retry {
+			at, failed, err := s.DeepenFailed(pr, c, levels, lim)
+			if err != nil {
+				return a, false, err
+			}
+			if failed {
+				if log != nil {
+					log(fmt.Sprintf("deepening %v: %v failed before (%d levels, within %v a child), skipped", m, c, at.Levels, at.Time))
+				}
+				continue
+			}
+		}
+		kept = append(kept, c)
+		if i >= guided {
+			others++
+		}
+	}
+	moves = kept
 	var won Answer
 	ok, err := shareTime(dctx, moves, lim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
 		if log != nil {
@@ -365,18 +391,6 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 				how += fmt.Sprintf(", within %.0f s", share.Seconds())
 			}
 			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
-		}
-		if !opt.Retry {
-			at, failed, err := s.DeepenFailed(pr, c, levels, lim)
-			if err != nil {
-				return false, err
-			}
-			if failed {
-				if log != nil {
-					log(fmt.Sprintf("deepening %v: %v failed before (%d levels, within %v a child), skipped", m, c, at.Levels, at.Time))
-				}
-				return false, nil
-			}
 		}
 		da, ok, err := s.deepen(cctx, pr, c, levels, lim, log, opt)
 		a.Nodes += da.Nodes
@@ -393,7 +407,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 	if ok {
 		return won, true, s.remember(pr, ModeWin, lim, won)
 	}
-	if len(moves) > 0 && ctx.Err() == nil {
+	if listed > 0 && ctx.Err() == nil {
 		// the answer is now the deepening's, not what the store or the
 		// search said before it
 		a.FromStore = false

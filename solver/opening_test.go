@@ -534,7 +534,8 @@ func TestAttemptValue(t *testing.T) {
 // nodes) is recorded under the position after the move; a rerun with no
 // more levels and no larger limits skips the move (the log says so, no
 // node searched), Retry tries it again, and more levels or a larger
-// budget are not covered (the larger budget wins). A deepening cut short
+// budget are not covered (the larger budget wins); a second rerun tries
+// moves further down the probes' order, none tried before. A deepening cut short
 // by its context is not recorded. Stats counts the record.
 func TestDeepenFailureRecorded(t *testing.T) {
 	cpr, _, pa, j10 := squareAfterJ10(t)
@@ -594,8 +595,29 @@ func TestDeepenFailureRecorded(t *testing.T) {
 		}
 		return false
 	}
+	tried := func() []string {
+		var out []string
+		for _, l := range lines {
+			// "deepening j10: k9 (2 of 4, ...)"
+			if f := strings.Fields(l); len(f) > 4 && f[0] == "deepening" && strings.HasPrefix(f[3], "(") && f[4] == "of" {
+				out = append(out, f[2])
+			}
+		}
+		return out
+	}
 	if _, ok := child(small, opt); ok || !skipped() {
 		t.Errorf("rerun: ok %v, log %q", ok, lines)
+	}
+	// each rerun goes on down the probes' order: the moves it tries
+	// failed in none of the runs before
+	first := tried()
+	if _, ok := child(small, opt); ok || len(tried()) == 0 {
+		t.Errorf("second rerun: ok %v, log %q", ok, lines)
+	}
+	for _, m := range tried() {
+		if slices.Contains(first, m) || m == c.String() {
+			t.Errorf("second rerun tried %s again (first rerun: %v)", m, first)
+		}
 	}
 	retry := opt
 	retry.Retry = true
@@ -697,7 +719,7 @@ func TestDeepenShare(t *testing.T) {
 // (a1), black to move, the unguided quiet moves are put in order of their
 // pass proofs' zones: g8, an open three g8-h8-i8 whose zone is its few
 // blocks, comes before moves that make no three; the guided ones stay
-// first, and deepenCandidates of the others are kept.
+// first, and every move is kept.
 func TestProbeOrder(t *testing.T) {
 	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "i8", "a1")
 	pr.ToMove, pr.Attacker = engine.Black, engine.Black
@@ -711,7 +733,7 @@ func TestProbeOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%v: %q", out, logged)
-	if len(out) != 1+deepenCandidates || out[0] != pt("k10") || out[1] != pt("g8") {
+	if len(out) != len(moves) || out[0] != pt("k10") || out[1] != pt("g8") {
 		t.Errorf("order %v; want k10 (guided), then g8", out)
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], "g8 zone ") {
