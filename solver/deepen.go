@@ -59,8 +59,8 @@ const deepenSuggested = 2
 // deepen tries the attacker's quiet move c in pr (the attacker to move) as
 // described above, with levels-1 levels left for the children inside
 // (levels ≥ 1), within ctx (deepenChild gives it the budget); outer's
-// Suggest (nil: none), Retry and goroutines (Jobs, jobPool) go to the
-// proofs and deepenings inside. ok reports
+// DeepenTime, Suggest (nil: none), Retry and goroutines (Jobs, jobPool)
+// go to the proofs and deepenings inside. ok reports
 // a checked win. A failure within the limits (not cut short by ctx) is
 // recorded in the store (RememberDeepenFailure). Errors: ProveOpening's and
 // the store's (a deadline is no error: ok false), and an internal error
@@ -86,7 +86,8 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 			return a, false, nil
 		}
 	}
-	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, FailFast: true, Suggest: outer.Suggest, Retry: outer.Retry, pool: outer.pool}
+	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, DeepenTime: outer.DeepenTime, FailFast: true, Suggest: outer.Suggest,
+		Retry: outer.Retry, pool: outer.pool}
 	if log != nil {
 		inner := func(line string) { log("  " + line) }
 		opt.Log = inner
@@ -321,6 +322,9 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 // set: before the record, each rerun of D6 spent 480 s a child on first
 // moves that had failed before. A move cut short is not recorded: D6's g7
 // was won on a rerun by j9, whose first try had been cut by its share.
+// The deepenings inside get the same opt.DeepenTime, so none of them runs
+// out before the move's own share does: a failure recorded is one of the
+// searches within lim at the last level, never of a time budget.
 func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
 	levels, log := opt.Deepen, opt.Log
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {

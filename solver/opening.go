@@ -69,8 +69,12 @@ type OpeningOptions struct {
 	// DeepenTime is the wall time a deepened child may take, all its
 	// quiet moves and levels together; 0: deepenBudget times the child's
 	// time limit (Limits.Time; none without one). Deepenings inside a
-	// deepening take deepenBudget times the limit, within what their
-	// move's share leaves (deepenChild).
+	// deepening get the same DeepenTime, so each may take what its quiet
+	// move's share leaves, shared out among its own quiet moves in turn
+	// (deepenChild): until 2026-12-01 they took deepenBudget times the
+	// limit at most, and on D6 every quiet move of the last four children
+	// failed because a block of it could not be deepened within 480 s,
+	// whatever DeepenTime was.
 	DeepenTime time.Duration
 	// EveryMove searches every legal defender move when the pass search
 	// ends unknown. Without it the opening is then unknown at once: a
