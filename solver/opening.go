@@ -72,8 +72,8 @@ type OpeningOptions struct {
 	// deepening get the same DeepenTime, so each may take what its quiet
 	// move's share leaves, shared out among its own quiet moves in turn
 	// (deepenChild): until 2026-12-01 they took deepenBudget times the
-	// limit at most, and on D6 every quiet move of the last four children
-	// failed because a block of it could not be deepened within 480 s,
+	// limit at most, and on D6 most quiet moves tried for the last four
+	// children failed at 480 s, a block of theirs not deepened within it,
 	// whatever DeepenTime was.
 	DeepenTime time.Duration
 	// EveryMove searches every legal defender move when the pass search
