@@ -206,9 +206,12 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point, n int
 const deepenProbed = 10
 
 // deepenProbeNodes bounds the pass search of a probed move (probeOrder),
-// in nodes: an open three's (a straight four next) takes a few hundred,
-// and a threat that needs millions is no quick win anyway.
-const deepenProbeNodes = 20_000
+// in nodes. An open three's (a straight four next) takes a few hundred.
+// On D6's last four children (2026-12-01, the cores shared with a proof),
+// 20,000 nodes gave a zone to the open threes only (0.1–0.4 s for ten
+// moves); 200,000 to 3 to 8 of the ten moves (1.1–5.8 s), zones of 56 to
+// 103 moves; a million added one (1.1–22 s).
+const deepenProbeNodes = 200_000
 
 // probeOrder orders the unguided moves of a deepening of pr (moves[guided:],
 // deepenMoves; the first guided, the suggested ones, stay first) as
