@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -85,7 +86,8 @@ func TestJobPool(t *testing.T) {
 // square, white to move) with searches of 5,000 nodes and one level of
 // deepening, on one goroutine and on a pool of two: both are wins with
 // every zone move won, at least one of them by deepening, and the
-// certificate (checked inside ProveOpening) holds as many defences. Run
+// certificate (checked inside ProveOpening) holds as many defences; with
+// two jobs each line of the deepenings' log names its child. Run
 // with -race: the deepenings' inner moves run beside the other children.
 func TestProveOpeningDeepenJobs(t *testing.T) {
 	pr := openingProblem(t, engine.Renju, "h8", "a1", "i8", "o15", "h9", "a15", "i9")
@@ -93,7 +95,10 @@ func TestProveOpeningDeepenJobs(t *testing.T) {
 	for _, jobs := range []int{1, 2} {
 		s := NewSolver(16)
 		s.PassThreats = true
-		rep, err := s.ProveOpening(context.Background(), pr, Limits{Nodes: 5_000}, OpeningOptions{Jobs: jobs, Deepen: 1})
+		var mu sync.Mutex
+		var lines []string
+		logf := func(l string) { mu.Lock(); lines = append(lines, l); mu.Unlock() }
+		rep, err := s.ProveOpening(context.Background(), pr, Limits{Nodes: 5_000}, OpeningOptions{Jobs: jobs, Deepen: 1, Log: logf})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,6 +114,15 @@ func TestProveOpeningDeepenJobs(t *testing.T) {
 		t.Logf("jobs %d: %d of %d won, %d deepened, %d nodes", jobs, rep.Won, rep.Total, deepened, rep.Nodes)
 		if deepened == 0 {
 			t.Logf("jobs %d: nothing deepened this time (the pass proof varies)", jobs)
+		} else if len(lines) == 0 {
+			t.Errorf("jobs %d: %d deepened, nothing logged", jobs, deepened)
+		}
+		// with two jobs each line names the child deepened, and only then
+		for _, l := range lines {
+			if tagged := strings.HasPrefix(l, "[") && strings.Contains(l, "] "); tagged != (jobs > 1) {
+				t.Errorf("jobs %d: log line %q", jobs, l)
+				break
+			}
 		}
 		reps = append(reps, rep)
 	}

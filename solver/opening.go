@@ -59,7 +59,8 @@ type OpeningOptions struct {
 	// Log, when set, receives a line for each step of a deepening: the
 	// quiet move tried, the inner opening's pass search and zone, each
 	// inner defender move decided (indented by level); with Jobs above 1
-	// from several goroutines at once.
+	// from several goroutines at once, each line then starting with the
+	// defender move deepened, in brackets ("[i7] ").
 	Log func(line string)
 	// Deepen is the number of levels of deepening (solver/deepen.go) a
 	// child that the repair and the search leave unknown may use: the
@@ -375,7 +376,14 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 		if opt.Shards <= 1 || k%opt.Shards == opt.Shard-1 {
 			ch.Answer, ch.Repaired, ch.Attempted, err = slv.attemptChild(wctx, cpr, ms[k], pass, lim, opt)
 			if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 {
-				ch.Answer, ch.Deepened, err = slv.deepenChild(wctx, cpr, ms[k], pass, lim, ch.Answer, opt)
+				dopt := opt
+				if top && opt.Jobs > 1 && opt.Log != nil {
+					// the deepenings of several children interleave:
+					// each line says whose it is
+					log := opt.Log
+					dopt.Log = func(l string) { log(fmt.Sprintf("[%v] %s", ms[k], l)) }
+				}
+				ch.Answer, ch.Deepened, err = slv.deepenChild(wctx, cpr, ms[k], pass, lim, ch.Answer, dopt)
 				if ch.Stopped == StoppedDeepenTime || ch.Stopped == StoppedDeepenMoves {
 					ch.Attempted = false // deepened now, whatever the store said
 				}
