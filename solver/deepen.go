@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -60,13 +61,15 @@ const deepenSuggested = 2
 // described above, with levels-1 levels left for the children inside
 // (levels ≥ 1), within ctx (deepenChild gives it the budget); outer's
 // DeepenTime, Suggest (nil: none), Retry and goroutines (Jobs, jobPool)
-// go to the proofs and deepenings inside. ok reports
+// go to the proofs and deepenings inside, and its Log (nil: none) gets
+// the steps, the inner ones indented. ok reports
 // a checked win. A failure within the limits (not cut short by ctx) is
 // recorded in the store (RememberDeepenFailure). Errors: ProveOpening's and
 // the store's (a deadline is no error: ok false), and an internal error
 // when the assembled proof fails its check.
-func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits, log func(string),
+func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits,
 	outer OpeningOptions) (a Answer, ok bool, err error) {
+	log := outer.Log
 	start := time.Now()
 	a.Mode = ModeWin
 	defer func() { a.Elapsed = time.Since(start) }()
@@ -238,9 +241,9 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 	att, def := pr.Attacker, pr.Attacker.Opponent()
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
-	zones := make([]int, len(rest)) // -1: no win found
+	zones := make([]int, len(rest)) // math.MaxInt: no quick win
 	for i, c := range rest {
-		zones[i] = -1
+		zones[i] = math.MaxInt
 		if ctx.Err() != nil {
 			continue
 		}
@@ -254,15 +257,7 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 			return moves, err
 		}
 		if a.Status == StatusWin && a.Proof != nil {
-			var legal []engine.Point
-			for y := 0; y < b.Size(); y++ {
-				for x := 0; x < b.Size(); x++ {
-					if m := engine.PointAt(x, y); b.At(m) == engine.Empty && b.Legal(def, m) {
-						legal = append(legal, m)
-					}
-				}
-			}
-			if zone, err := checkedZone(ctx, b, a.Proof, legal); err == nil {
+			if zone, err := checkedZone(ctx, b, a.Proof, legalMoves(b, def)); err == nil {
 				zones[i] = len(zone)
 			}
 		}
@@ -272,23 +267,12 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(i, j int) int {
-		zi, zj := zones[i], zones[j]
-		switch {
-		case zi >= 0 && zj >= 0:
-			return cmp.Compare(zi, zj)
-		case zi >= 0:
-			return -1
-		case zj >= 0:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(zones[i], zones[j]) })
 	out := slices.Clone(moves[:guided])
 	var probes []string
 	for _, i := range idx {
 		out = append(out, rest[i])
-		if zones[i] >= 0 {
+		if zones[i] < math.MaxInt {
 			probes = append(probes, fmt.Sprintf("%v zone %d", rest[i], zones[i]))
 		} else {
 			probes = append(probes, fmt.Sprintf("%v none", rest[i]))
@@ -399,7 +383,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 			}
 			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
 		}
-		da, ok, err := s.deepen(cctx, pr, c, levels, lim, log, opt)
+		da, ok, err := s.deepen(cctx, pr, c, levels, lim, opt)
 		a.Nodes += da.Nodes
 		a.Elapsed += da.Elapsed
 		if ok {

@@ -192,14 +192,7 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 		rep.Status = StatusNoWin
 		return rep, nil
 	}
-	var legal []engine.Point
-	for y := 0; y < b.Size(); y++ {
-		for x := 0; x < b.Size(); x++ {
-			if m := engine.PointAt(x, y); b.At(m) == engine.Empty && b.Legal(def, m) {
-				legal = append(legal, m)
-			}
-		}
-	}
+	legal := legalMoves(b, def)
 	rep.Legal = len(legal)
 	if len(legal) == 0 {
 		rep.Status = StatusNoWin // a full board is a draw
@@ -463,6 +456,20 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 		return list, firstErr
 	}
 	return list, ctx.Err()
+}
+
+// legalMoves returns the empty cells of b where c may play (renju's
+// forbidden points left out for black), in board order.
+func legalMoves(b *engine.Board, c engine.Color) []engine.Point {
+	var out []engine.Point
+	for y := 0; y < b.Size(); y++ {
+		for x := 0; x < b.Size(); x++ {
+			if m := engine.PointAt(x, y); b.At(m) == engine.Empty && b.Legal(c, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // nearestFirst returns ms (empty cells of b) sorted by stoneDistance,

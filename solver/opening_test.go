@@ -223,7 +223,7 @@ func TestDeepen(t *testing.T) {
 		}
 		b.Play(x, engine.White)
 		cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
-		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000}, nil, OpeningOptions{})
+		a, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 400_000}, OpeningOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +237,7 @@ func TestDeepen(t *testing.T) {
 		if _, err := proof.Verify(a.Proof); err != nil {
 			t.Fatalf("after %s: %v", m, err)
 		}
-		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}, nil, OpeningOptions{}); ok || err != nil {
+		if _, ok, err := s.deepen(ctx, cpr, pa.Proof.Root.Move, 1, Limits{Nodes: 4}, OpeningOptions{}); ok || err != nil {
 			t.Fatalf("after %s, 4 nodes: ok %v, %v", m, ok, err)
 		}
 		t.Logf("after %s: %v, proof %d moves, %d defences listed, pass proof %d moves, %d nodes", m, root.Move, a.Proof.Len(), len(root.Defences), root.Pass.Len(), a.Nodes)
@@ -546,13 +546,13 @@ func TestDeepenFailureRecorded(t *testing.T) {
 	// cut short: nothing recorded
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, ok, err := s.deepen(cancelled, cpr, c, 1, Limits{Nodes: 400_000}, nil, OpeningOptions{}); ok || err != nil {
+	if _, ok, err := s.deepen(cancelled, cpr, c, 1, Limits{Nodes: 400_000}, OpeningOptions{}); ok || err != nil {
 		t.Fatalf("cancelled: ok %v, %v", ok, err)
 	}
 	if _, failed, err := s.DeepenFailed(cpr, c, 1, small); failed || err != nil {
 		t.Fatalf("a cancelled deepening recorded: %v, %v", failed, err)
 	}
-	if _, ok, err := s.deepen(ctx, cpr, c, 1, small, nil, OpeningOptions{}); ok || err != nil {
+	if _, ok, err := s.deepen(ctx, cpr, c, 1, small, OpeningOptions{}); ok || err != nil {
 		t.Fatalf("4 nodes: ok %v, %v", ok, err)
 	}
 	for _, tc := range []struct {

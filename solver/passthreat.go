@@ -236,7 +236,7 @@ func (r *vctRun) passZone(root *proof.Node) ([]engine.Point, bool) {
 		}
 	}
 	var out []engine.Point
-	for _, p := range r.legalMoves(r.def) {
+	for _, p := range legalMoves(r.b, r.def) {
 		if zone[p] || renju && r.mark[p] == r.markGen || b.Threat(r.def, p) >= engine.ThreatFour {
 			out = append(out, p)
 		}

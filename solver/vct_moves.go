@@ -582,7 +582,7 @@ func (r *vctRun) quietDefences(key uint64, d, k int) ([]engine.Point, int) {
 		}
 		// no threat (AllMoves): every legal defender move must be answered
 		// (none: expand disproves the node)
-		return r.orderDefences(r.legalMoves(r.def)), andOpen
+		return r.orderDefences(legalMoves(r.b, r.def)), andOpen
 	}
 	// legal ones only, ordered first, so that the defences confirmed are the
 	// ones the search tries first (found is r.vcf's buffer, read here
@@ -646,20 +646,6 @@ func (r *vctRun) defends(c engine.Point, k int) bool {
 // defence from one with seven.
 const testedDefences = 4
 
-// legalMoves returns every legal move of side c.
-func (r *vctRun) legalMoves(c engine.Color) []engine.Point {
-	b := r.b
-	var out []engine.Point
-	for y := 0; y < b.Size(); y++ {
-		for x := 0; x < b.Size(); x++ {
-			if p := engine.PointAt(x, y); b.At(p) == engine.Empty && b.Legal(c, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
 // quietMoves returns the attacker's legal moves not in threats, ordered by
 // distance to the nearest stone, then by potential, then by Point.
 func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
@@ -669,7 +655,7 @@ func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 		s int64
 	}
 	var sc []scored
-	for _, m := range r.legalMoves(r.att) {
+	for _, m := range legalMoves(r.b, r.att) {
 		if slices.Contains(threats, m) {
 			continue
 		}

@@ -584,7 +584,7 @@ func TestThreatCandidatesComplete(t *testing.T) {
 	candidateCheck = func(r *vctRun, k int, cands []engine.Point) {
 		b := r.b
 		vcf := newVCFRun(b, r.att, newFailTable(1), NewBudget(context.Background(), Limits{}, nil))
-		for _, m := range r.legalMoves(r.att) {
+		for _, m := range legalMoves(r.b, r.att) {
 			if slices.Contains(cands, m) {
 				continue
 			}
