@@ -81,6 +81,10 @@ const (
 	pnInf      = 1 << pnInfShift
 )
 
+// ProofInfinity is the proof-number searches' infinity (Progress.RootPN
+// and RootDN): a solved node's number on the side it lost, 1<<30.
+const ProofInfinity = pnInf
+
 // newPNTable returns a table of about mib MiB (at least 1).
 func newPNTable(mib int) *pnTable {
 	if mib < 1 {

@@ -115,6 +115,12 @@ type Result struct {
 	// ProofNodes is the size of the proof tree of a VCT win (attacker moves
 	// plus defences), 0 otherwise.
 	ProofNodes int
+	// Numbers says RootPN and RootDN are set: for a StatusUnknown result
+	// of a df-pn search (a VCT of one threat limit, or the search over all
+	// moves), its root's proof and disproof numbers when it stopped (see
+	// Progress), which say how far it was from a proof and from a disproof.
+	Numbers        bool
+	RootPN, RootDN uint32
 }
 
 // Progress is a snapshot reported while a search runs.
@@ -130,6 +136,19 @@ type Progress struct {
 	// after it, 0 to 1. PV is nil in the other reports.
 	PV    []engine.Point
 	Value float64
+	// Search names the proof search that reports: "vcf", "vct" (a VCT of
+	// threat limit ThreatLimit) or "win" (proof-number search over all
+	// moves, ThreatLimit its threats' limit); empty in the best-move
+	// searches' reports.
+	Search      string
+	ThreatLimit int
+	// Numbers says RootPN and RootDN are set: the proof and disproof
+	// numbers of the df-pn search's root (Nagai 2002) as of the last time
+	// the search came back to it, 1 to ProofInfinity-1 while it is open
+	// (0 and ProofInfinity once it is solved). Set by the VCT and "win"
+	// searches.
+	Numbers        bool
+	RootPN, RootDN uint32
 }
 
 // ProgressFunc receives progress reports, at most a few per second.
@@ -183,13 +202,22 @@ type Budget struct {
 	progress ProgressFunc
 	lastRep  time.Time
 	stopped  string
+	// annotate, if set, fills in what the search adds to each progress
+	// report (Progress.Search, the root's numbers) before it is sent
+	annotate func(*Progress)
+	// every is the least time between two reports (reportEvery)
+	every time.Duration
 }
+
+// reportEvery is the least time between two progress reports of a Budget
+// (a variable only so that tests can set it to 0).
+var reportEvery = 250 * time.Millisecond
 
 // NewBudget starts a budget of lim.Nodes nodes (0: none) and lim.Time
 // (0: none) from now, stopped early by ctx; progress, when not nil, is
 // called from Poll at most every 250 ms.
 func NewBudget(ctx context.Context, lim Limits, progress ProgressFunc) *Budget {
-	bu := &Budget{ctx: ctx, start: time.Now(), maxNodes: lim.Nodes, progress: progress}
+	bu := &Budget{ctx: ctx, start: time.Now(), maxNodes: lim.Nodes, progress: progress, every: reportEvery}
 	if lim.Time > 0 {
 		bu.deadline = bu.start.Add(lim.Time)
 	}
@@ -217,9 +245,13 @@ func (bu *Budget) Poll(nodes int64, depth int) bool {
 		bu.stopped = "cancelled"
 		return false
 	}
-	if bu.progress != nil && now.Sub(bu.lastRep) >= 250*time.Millisecond {
+	if bu.progress != nil && now.Sub(bu.lastRep) >= bu.every {
 		bu.lastRep = now
-		bu.progress(Progress{Nodes: nodes, Elapsed: now.Sub(bu.start), Depth: depth})
+		p := Progress{Nodes: nodes, Elapsed: now.Sub(bu.start), Depth: depth}
+		if bu.annotate != nil {
+			bu.annotate(&p)
+		}
+		bu.progress(p)
 	}
 	return true
 }

@@ -147,7 +147,9 @@ func (v *VCF) Search(ctx context.Context, pr Problem, lim Limits, progress Progr
 	v.tt.nextGeneration()
 	b := engine.Scratch(pr.Board)
 	r := &v.run
-	r.reset(b, att, v.tt, NewBudget(ctx, lim, progress))
+	bu := NewBudget(ctx, lim, progress)
+	bu.annotate = func(p *Progress) { p.Search = "vcf" }
+	r.reset(b, att, v.tt, bu)
 	maxDepth := lim.Depth
 	if maxDepth <= 0 || maxDepth > maxVCFDepth {
 		maxDepth = maxVCFDepth

@@ -321,6 +321,11 @@ type vctRun struct {
 	// the pass proofs found, by defender node cache key
 	passer     *VCT
 	passProofs map[uint64]*proof.Node
+	// rootPN and rootDN are the root's numbers as of the root's last pass
+	// through its loop in mid (rootSeen: there was one), for the progress
+	// reports
+	rootPN, rootDN uint32
+	rootSeen       bool
 }
 
 // nodeSalt and depthSalt separate the keys of attacker nodes, defender nodes
@@ -375,6 +380,16 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	b := engine.Scratch(pr.Board)
 	bu := NewBudget(ctx, lim, progress)
 	r := v.newRun(b, att, bu)
+	if progress != nil {
+		search := "vct"
+		if v.AllMoves {
+			search = "win"
+		}
+		bu.annotate = func(p *Progress) {
+			p.Search, p.ThreatLimit = search, r.threat
+			p.Numbers, p.RootPN, p.RootDN = r.rootSeen, r.rootPN, r.rootDN
+		}
+	}
 	if lim.Depth <= 0 {
 		r.pnStep = depthPNStep
 	}
@@ -435,6 +450,9 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		if res.Stopped == "" {
 			res.Stopped = "nodes" // the proof-number search ran out of table or thresholds
 		}
+	}
+	if res.Status == StatusUnknown && r.rootSeen {
+		res.Numbers, res.RootPN, res.RootDN = true, r.rootPN, r.rootDN
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
 	v.simulated, v.sharedHits = r.simulated, r.sharedHits
@@ -651,6 +669,9 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			pn, dn = minPN, saturate(sumDN64, infs&2 != 0)
 		} else {
 			pn, dn = saturate(sumPN64, infs&1 != 0), minDN
+		}
+		if r.ply == 1 {
+			r.rootPN, r.rootDN, r.rootSeen = pn, dn, true
 		}
 		if pn == 0 || dn == 0 {
 			if or && pn == 0 {

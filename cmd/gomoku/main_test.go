@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,6 +80,36 @@ func TestSolveJSON(t *testing.T) {
 	}
 	if recs[1]["result"] != "no-win" || recs[1]["limit"] != 4.0 || len(recs[1]["line"].([]any)) != 0 {
 		t.Errorf("no-win record: %v", recs[1])
+	}
+}
+
+// TestSolveRootNumbers: a search over all moves stopped by its node limit
+// says how far its root was from a proof and a disproof, in the text
+// (with --progress, in each report too) and in JSON, and the numbers agree.
+func TestSolveRootNumbers(t *testing.T) {
+	in := "h8 h9 i8 i7\n" // D6 with white's block at i7, black to move
+	code, out, errOut := gomoku(t, in, "solve", "--rule", "freestyle", "--mode", "win", "--nodes", "40000", "-")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	re := regexp.MustCompile(`result: unknown: stopped by the nodes limit \(\d+ nodes, [0-9.]+ ms; root proof number (\d+), disproof number (\d+)\)`)
+	m := re.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no root numbers in:\n%s", out)
+	}
+	_, jout, _ := gomoku(t, in, "solve", "--rule", "freestyle", "--mode", "win", "--nodes", "40000", "--format", "json", "-")
+	recs := jsonLines(t, jout)
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	root, ok := recs[0]["root_numbers"].(map[string]any)
+	if !ok || fmt.Sprint(root["pn"]) != m[1] || fmt.Sprint(root["dn"]) != m[2] || m[1] == "0" || m[2] == "0" {
+		t.Errorf("JSON root_numbers %v, text %s and %s (a node limit: the same search both times)", recs[0]["root_numbers"], m[1], m[2])
+	}
+	// a win has none
+	_, jout, _ = gomoku(t, "", "solve", "--format", "json", sample(t, "vcf_white.txt"))
+	if recs := jsonLines(t, jout); len(recs) != 1 || recs[0]["root_numbers"] != nil {
+		t.Errorf("a win's record: %v", recs)
 	}
 }
 

@@ -64,7 +64,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.Int64Flag{Name: "suggest-nodes", Value: defaultSuggestNodes, Usage: "with --deepen, the nodes of the alpha-beta search (one thread, the default evaluation, two best moves) that suggests the attacker's quiet moves a deepening tries first; a node limit, not a time, so that a rerun tries the same moves; 0: no suggestions"},
 			&cli.BoolFlag{Name: "retry", Usage: "with --tt, search again the defender moves that the store records as searched before, with no less --time (or --nodes), and left unknown, and deepen again with the quiet moves recorded as failed with no more --deepen levels (without it those moves are reported unknown at once and the failed quiet moves skipped, and a resumed run goes on to what was not tried yet)"},
 			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
-			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error, and each step of a deepening (the quiet move tried, the inner pass search and zone, each inner defender move)"},
+			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error (with the search and its root's proof and disproof numbers, as solve --progress), and each step of a deepening (the quiet move tried, the inner pass search and zone, each inner defender move)"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
 		),
 		Action: runProve(stdin),
@@ -197,7 +197,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				opt.SearchProgress = func(pg solver.Progress) {
 					mu.Lock()
 					defer mu.Unlock()
-					fmt.Fprintf(c.App.ErrWriter, "%s: %d nodes, %.1f s\n", p.Label(), pg.Nodes, pg.Elapsed.Seconds())
+					fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", p.Label(), progressText(pg))
 				}
 				opt.Log = func(line string) {
 					mu.Lock()

@@ -50,7 +50,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
 				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
 			&cli.StringFlag{Name: "proof", Usage: "write the proof tree of each win to `FILE` (JSON Lines, one proof per line)"},
-			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error (one line, rewritten, on a terminal)"},
+			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error (one line, rewritten, on a terminal), which search it is (vcf, vct and its threat limit, win) and, for the proof-number searches, the root's proof and disproof numbers as of its last return to the root"},
 			&cli.StringFlag{Name: "shard", Usage: shardUsage},
 		),
 		Action: runSolve(stdin),
@@ -92,6 +92,17 @@ type solveRecord struct {
 	TTHits    int64   `json:"tt_hits"`
 	FromStore bool    `json:"from_store,omitempty"`
 	Note      string  `json:"note,omitempty"`
+	// RootNumbers are, for an unknown result of a proof-number search (a
+	// VCT of one threat limit, or --mode win), its root's proof and
+	// disproof numbers when it stopped.
+	RootNumbers *proofNumbers `json:"root_numbers,omitempty"`
+}
+
+// proofNumbers are a df-pn node's proof and disproof numbers (1<<30 is
+// infinity).
+type proofNumbers struct {
+	PN uint32 `json:"pn"`
+	DN uint32 `json:"dn"`
 }
 
 func runSolve(stdin io.Reader) cli.ActionFunc {
@@ -160,10 +171,10 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			if c.Bool("progress") {
 				progress = func(pg solver.Progress) {
 					if tty { // one line, rewritten in place
-						fmt.Fprintf(c.App.ErrWriter, "\r\033[K%s: %d nodes, %.1f s", p.Label(), pg.Nodes, pg.Elapsed.Seconds())
+						fmt.Fprintf(c.App.ErrWriter, "\r\033[K%s: %s", p.Label(), progressText(pg))
 						return
 					}
-					fmt.Fprintf(c.App.ErrWriter, "%s: %d nodes, %.1f s\n", p.Label(), pg.Nodes, pg.Elapsed.Seconds())
+					fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", p.Label(), progressText(pg))
 				}
 			}
 			if mode == solver.ModeWin && lim.Time == 0 && lim.Nodes == 0 && !warnedNoLimit {
@@ -192,6 +203,9 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				FromStore: a.FromStore, Note: note}
 			if mode != solver.ModeVCF {
 				rec.ThreatLimit = a.ThreatLimit
+			}
+			if a.Status == solver.StatusUnknown && a.Numbers {
+				rec.RootNumbers = &proofNumbers{PN: a.RootPN, DN: a.RootDN}
 			}
 			switch a.Status {
 			case solver.StatusWin:
@@ -350,6 +364,10 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 			fmt.Fprintf(w, "result: no-win: no %s within %d attacker moves (%s)\n", what, rec.Limit, cost)
 		}
 	default:
+		if rec.RootNumbers != nil {
+			cost += fmt.Sprintf("; root proof number %s, disproof number %s",
+				proofNumber(rec.RootNumbers.PN), proofNumber(rec.RootNumbers.DN))
+		}
 		fmt.Fprintf(w, "result: unknown: stopped by the %s limit (%s)\n", a.Stopped, cost)
 	}
 	fmt.Fprintln(w)
@@ -365,4 +383,31 @@ func recordMode(given solver.Mode, p *positions.Position) solver.Mode {
 		return solver.ModeVCT
 	}
 	return solver.ModeVCF
+}
+
+// progressText is a proof search's progress report as --progress prints
+// it: the nodes and seconds so far, then the search that reports and, for
+// a proof-number search, its root's proof and disproof numbers, e.g.
+// "2404352 nodes, 3.1 s (win, threat limit 3: root pn 41, dn 9)".
+func progressText(pg solver.Progress) string {
+	s := fmt.Sprintf("%d nodes, %.1f s", pg.Nodes, pg.Elapsed.Seconds())
+	switch {
+	case pg.Search == "":
+	case pg.Search == "vcf":
+		s += " (vcf)"
+	case !pg.Numbers:
+		s += fmt.Sprintf(" (%s, threat limit %d)", pg.Search, pg.ThreatLimit)
+	default:
+		s += fmt.Sprintf(" (%s, threat limit %d: root pn %s, dn %s)", pg.Search, pg.ThreatLimit,
+			proofNumber(pg.RootPN), proofNumber(pg.RootDN))
+	}
+	return s
+}
+
+// proofNumber writes a proof or disproof number, "inf" for infinity.
+func proofNumber(n uint32) string {
+	if n >= solver.ProofInfinity {
+		return "inf"
+	}
+	return fmt.Sprint(n)
 }
