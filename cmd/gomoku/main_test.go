@@ -16,7 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"gomoku/engine"
+	"gomoku/positions"
 	"gomoku/positions/datatest"
+	"gomoku/solver"
 )
 
 // gomoku runs the program with args and stdin and returns its exit code,
@@ -110,6 +113,24 @@ func TestSolveRootNumbers(t *testing.T) {
 	_, jout, _ = gomoku(t, "", "solve", "--format", "json", sample(t, "vcf_white.txt"))
 	if recs := jsonLines(t, jout); len(recs) != 1 || recs[0]["root_numbers"] != nil {
 		t.Errorf("a win's record: %v", recs)
+	}
+}
+
+// TestSolveTextInterrupted: an unknown result cut short by Ctrl-C says it
+// was interrupted (it said "stopped by the cancelled limit"), with its
+// root's numbers when it has them, infinity written as such.
+func TestSolveTextInterrupted(t *testing.T) {
+	b, err := engine.NewBoard(15, engine.Freestyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &positions.Position{Source: "x.txt", Size: 15}
+	var out strings.Builder
+	rec := solveRecord{Rule: "freestyle", ToMove: "black", Attacker: "black", Mode: "win", Result: "unknown",
+		Stopped: "cancelled", Nodes: 7, TimeMS: 2, RootNumbers: &proofNumbers{PN: 12, DN: solver.ProofInfinity}}
+	writeSolveText(&out, p, b, rec, solver.Answer{Result: solver.Result{Status: solver.StatusUnknown, Stopped: "cancelled", Nodes: 7}})
+	if want := "result: unknown: interrupted (7 nodes, 2.000 ms; root proof number 12, disproof number inf)"; !strings.Contains(out.String(), want) {
+		t.Errorf("missing %q in\n%s", want, out.String())
 	}
 }
 

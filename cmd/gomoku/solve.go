@@ -368,7 +368,11 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 			cost += fmt.Sprintf("; root proof number %s, disproof number %s",
 				proofNumber(rec.RootNumbers.PN), proofNumber(rec.RootNumbers.DN))
 		}
-		fmt.Fprintf(w, "result: unknown: stopped by the %s limit (%s)\n", a.Stopped, cost)
+		why := "stopped by the " + a.Stopped + " limit"
+		if a.Stopped == "cancelled" {
+			why = "interrupted"
+		}
+		fmt.Fprintf(w, "result: unknown: %s (%s)\n", why, cost)
 	}
 	fmt.Fprintln(w)
 }
