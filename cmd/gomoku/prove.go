@@ -87,7 +87,10 @@ type proveRecord struct {
 	// proof's size; Zone whether the children are its relevance zone.
 	Pass           string `json:"pass"`
 	PassProofNodes int    `json:"pass_proof_nodes,omitempty"`
-	Zone           bool   `json:"zone"`
+	// PassRootNumbers are, when the pass search ended unknown, its root's
+	// proof and disproof numbers (solve's root_numbers).
+	PassRootNumbers *proofNumbers `json:"pass_root_numbers,omitempty"`
+	Zone            bool          `json:"zone"`
 	// Legal is the number of legal defender moves; ToDecide those to be
 	// searched one by one (the zone's when Zone, else Legal); Children
 	// those searched so far (fewer than ToDecide when the run was
@@ -224,6 +227,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				Legal: rep.Legal, ToDecide: rep.Total, Children: len(rep.Children), Won: rep.Won, NoWin: rep.NoWin,
 				Unknown: rep.Unknown, Skipped: rep.Skipped, Limit: lim.Depth, Nodes: rep.Nodes,
 				TimeMS: ms(rep.Elapsed), CheckMS: ms(rep.CheckTime), Moves: []proveChild{}}
+			if rep.Pass.Status == solver.StatusUnknown && rep.Pass.Numbers {
+				rec.PassRootNumbers = &proofNumbers{PN: rep.Pass.RootPN, DN: rep.Pass.RootDN}
+			}
 			if err != nil {
 				rec.Stopped = "cancelled"
 			}
@@ -375,8 +381,12 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 		fmt.Fprintf(w, "result: interrupted: %d of %d defender moves searched, %d won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",
 			rec.Children, rec.ToDecide, rec.Won, rec.NoWin, rec.Unknown, rec.Nodes, rec.TimeMS/1000)
 	case passOnly:
-		fmt.Fprintf(w, "result: unknown: the search after a defender pass stopped by the %s (%d nodes, %.1f s)\n",
-			rep.Pass.Stopped, rec.Nodes, rec.TimeMS/1000)
+		numbers := ""
+		if n := rec.PassRootNumbers; n != nil {
+			numbers = fmt.Sprintf("; its root's proof number %s, disproof number %s", proofNumber(n.PN), proofNumber(n.DN))
+		}
+		fmt.Fprintf(w, "result: unknown: the search after a defender pass stopped by the %s (%d nodes, %.1f s%s)\n",
+			rep.Pass.Stopped, rec.Nodes, rec.TimeMS/1000, numbers)
 	case rep.Status == solver.StatusWin:
 		fmt.Fprintf(w, "result: win, certificate of %d moves, checked in %.1f s (%d searched, %d of them repaired, %d by symmetry; %d nodes, %.1f s)\n",
 			rec.CertNodes, rec.CheckMS/1000, rec.Children-rec.Symmetric, rec.Repaired, rec.Symmetric, rec.Nodes, rec.TimeMS/1000)

@@ -76,6 +76,21 @@ func TestProveTextInterrupted(t *testing.T) {
 	}
 }
 
+// TestProveTextPassUnknown: a pass search left unknown reports its root's
+// proof and disproof numbers (Allis's empty board after h8 printed only its
+// nodes before).
+func TestProveTextPassUnknown(t *testing.T) {
+	var out strings.Builder
+	rec := proveRecord{Result: "unknown", Pass: "unknown", Legal: 224, Nodes: 5, TimeMS: 1500,
+		PassRootNumbers: &proofNumbers{PN: 599, DN: 23429}}
+	writeProveText(&out, rec, solver.OpeningReport{Status: solver.StatusUnknown,
+		Pass: solver.Answer{Result: solver.Result{Status: solver.StatusUnknown, Stopped: "time"}}})
+	want := "result: unknown: the search after a defender pass stopped by the time (5 nodes, 1.5 s; its root's proof number 599, disproof number 23429)"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("missing %q in\n%s", want, out.String())
+	}
+}
+
 // TestProveKilled kills a prove run with SIGKILL once it has reported five
 // defender moves decided, and runs it again over the same store: the rerun
 // reads at least those five (flushed before they are reported) from the
