@@ -126,6 +126,9 @@ type proveChild struct {
 	FromStore  bool    `json:"from_store,omitempty"`
 	Nodes      int64   `json:"nodes"`
 	TimeMS     float64 `json:"time_ms"`
+	// RootNumbers are, for a move whose search ended unknown in this run,
+	// that search's root proof and disproof numbers (solve's).
+	RootNumbers *proofNumbers `json:"root_numbers,omitempty"`
 }
 
 func runProve(stdin io.Reader) cli.ActionFunc {
@@ -242,6 +245,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				if ch.Proof != nil {
 					pc.ProofNodes = ch.Proof.Len()
 				}
+				if ch.Status == solver.StatusUnknown && ch.Numbers && !ch.FromStore {
+					pc.RootNumbers = &proofNumbers{PN: ch.RootPN, DN: ch.RootDN}
+				}
 				if ch.Symmetric {
 					rec.Symmetric++
 				}
@@ -326,7 +332,11 @@ func childSummary(ch solver.OpeningChild) string {
 	case ch.Deepened:
 		how = "deepened, "
 	}
-	return fmt.Sprintf("%s (%s%d nodes, %.1f s)", s, how, ch.Nodes, ch.Elapsed.Seconds())
+	numbers := ""
+	if ch.Status == solver.StatusUnknown && ch.Numbers {
+		numbers = fmt.Sprintf("; root pn %s, dn %s", proofNumber(ch.RootPN), proofNumber(ch.RootDN))
+	}
+	return fmt.Sprintf("%s (%s%d nodes, %.1f s%s)", s, how, ch.Nodes, ch.Elapsed.Seconds(), numbers)
 }
 
 // defaultSuggestNodes is --suggest-nodes's default: about one to three

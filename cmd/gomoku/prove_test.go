@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gomoku/engine"
 	"gomoku/positions/datatest"
@@ -88,6 +89,20 @@ func TestProveTextPassUnknown(t *testing.T) {
 	want := "result: unknown: the search after a defender pass stopped by the time (5 nodes, 1.5 s; its root's proof number 599, disproof number 23429)"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("missing %q in\n%s", want, out.String())
+	}
+}
+
+// TestChildSummaryNumbers: a defender move whose search ended unknown says
+// its root's numbers; one read from the store (no numbers kept) does not.
+func TestChildSummaryNumbers(t *testing.T) {
+	ch := solver.OpeningChild{Answer: solver.Answer{Result: solver.Result{Status: solver.StatusUnknown, Stopped: "time",
+		Nodes: 40, Elapsed: 2 * time.Second, Numbers: true, RootPN: 17, RootDN: solver.ProofInfinity}}}
+	if got, want := childSummary(ch), "unknown: stopped by the time (40 nodes, 2.0 s; root pn 17, dn inf)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	ch.FromStore = true
+	if got := childSummary(ch); strings.Contains(got, "root pn") {
+		t.Errorf("from the store: %q", got)
 	}
 }
 
