@@ -642,33 +642,36 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	for {
 		// the node's numbers, and the best and second-best child; the sums
 		// are taken in 64 bits and saturated once (saturate)
-		var sumPN64, sumDN64 uint64
-		var infs uint32 // bit 0: a child's pn is pnInf; bit 1: a dn
+		var sum uint64
+		var inf uint32 // 1: a child's summed number is pnInf
 		minPN, minDN, second := uint32(pnInf), uint32(pnInf), uint32(pnInf)
 		bi := -1
-		for i, v := range vals {
-			cpn, cdn := v[0], v[1]
-			sumPN64 += uint64(cpn)
-			sumDN64 += uint64(cdn)
-			infs |= cpn>>pnInfShift | cdn>>pnInfShift<<1 // numbers are at most pnInf
-			if or {
+		// one loop per node type, each reading only the numbers it sums
+		// (numbers are at most pnInf, so n>>pnInfShift is 1 for pnInf)
+		if or {
+			for i, v := range vals {
+				cpn, cdn := v[0], v[1]
+				sum += uint64(cdn)
+				inf |= cdn >> pnInfShift
 				if cpn < minPN {
 					second, minPN, minDN, bi = minPN, cpn, cdn, i
 				} else if cpn < second {
 					second = cpn
 				}
-			} else {
+			}
+			pn, dn = minPN, saturate(sum, inf != 0)
+		} else {
+			for i, v := range vals {
+				cpn, cdn := v[0], v[1]
+				sum += uint64(cpn)
+				inf |= cpn >> pnInfShift
 				if cdn < minDN {
 					second, minDN, minPN, bi = minDN, cdn, cpn, i
 				} else if cdn < second {
 					second = cdn
 				}
 			}
-		}
-		if or {
-			pn, dn = minPN, saturate(sumDN64, infs&2 != 0)
-		} else {
-			pn, dn = saturate(sumPN64, infs&1 != 0), minDN
+			pn, dn = saturate(sum, inf != 0), minDN
 		}
 		if r.ply == 1 {
 			r.rootPN, r.rootDN, r.rootSeen = pn, dn, true
