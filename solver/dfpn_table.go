@@ -2,6 +2,7 @@ package solver
 
 import (
 	"math/bits"
+	"strconv"
 
 	"gomoku/engine"
 )
@@ -81,9 +82,30 @@ const (
 	pnInf      = 1 << pnInfShift
 )
 
-// ProofInfinity is the proof-number searches' infinity (Progress.RootPN
-// and RootDN): a solved node's number on the side it lost, 1<<30.
+// ProofInfinity is the proof-number searches' infinity (ProofNumbers):
+// a solved node's number on the side it lost, 1<<30.
 const ProofInfinity = pnInf
+
+// ProofNumbers are a df-pn node's proof and disproof numbers (Nagai 2002):
+// at least how many leaves are still to be proven to prove it, and to
+// disprove it; 1 to ProofInfinity-1 while it is open, 0 and ProofInfinity
+// once it is solved.
+type ProofNumbers struct {
+	PN uint32 `json:"pn"`
+	DN uint32 `json:"dn"`
+}
+
+// String writes the numbers for people, "proof number 12, disproof number
+// 340", infinity as "inf".
+func (n ProofNumbers) String() string {
+	num := func(x uint32) string {
+		if x >= ProofInfinity {
+			return "inf"
+		}
+		return strconv.FormatUint(uint64(x), 10)
+	}
+	return "proof number " + num(n.PN) + ", disproof number " + num(n.DN)
+}
 
 // newPNTable returns a table of about mib MiB (at least 1).
 func newPNTable(mib int) *pnTable {

@@ -77,7 +77,7 @@ func TestProgressReports(t *testing.T) {
 				break
 			}
 			if c.want == "vcf" {
-				if p.Numbers || p.ThreatLimit != 0 {
+				if p.Root != nil || p.ThreatLimit != 0 {
 					t.Errorf("vcf: report %+v has a proof-number search's fields", p)
 				}
 				continue
@@ -85,10 +85,10 @@ func TestProgressReports(t *testing.T) {
 			if p.ThreatLimit != 3 {
 				t.Errorf("%s: threat limit %d in a report, want 3", c.name, p.ThreatLimit)
 			}
-			if p.Numbers {
+			if n := p.Root; n != nil {
 				numbers++
-				if p.RootPN == 0 || p.RootDN == 0 || p.RootPN >= ProofInfinity || p.RootDN >= ProofInfinity {
-					t.Errorf("%s: root numbers %d, %d while the search runs", c.name, p.RootPN, p.RootDN)
+				if n.PN == 0 || n.DN == 0 || n.PN >= ProofInfinity || n.DN >= ProofInfinity {
+					t.Errorf("%s: root numbers %d, %d while the search runs", c.name, n.PN, n.DN)
 				}
 			}
 		}
@@ -110,9 +110,9 @@ func TestRootNumbers(t *testing.T) {
 	r := v.newRun(b, engine.Black, NewBudget(context.Background(), Limits{}, nil))
 	for _, th := range []uint32{2, 5, 12} {
 		pn, dn := r.mid(true, maxVCTDepth, th, pnInf)
-		if !r.rootSeen || r.rootPN != pn || r.rootDN != dn {
+		if !r.rootSeen || r.root != (ProofNumbers{pn, dn}) {
 			t.Errorf("threshold %d: the root returned %d, %d; the reports would say %d, %d (seen %v)",
-				th, pn, dn, r.rootPN, r.rootDN, r.rootSeen)
+				th, pn, dn, r.root.PN, r.root.DN, r.rootSeen)
 		}
 		if pn < th || pn >= pnInf || dn == 0 {
 			t.Errorf("threshold %d: the root returned %d, %d", th, pn, dn)

@@ -115,12 +115,11 @@ type Result struct {
 	// ProofNodes is the size of the proof tree of a VCT win (attacker moves
 	// plus defences), 0 otherwise.
 	ProofNodes int
-	// Numbers says RootPN and RootDN are set: for a StatusUnknown result
-	// of a df-pn search (a VCT of one threat limit, or the search over all
-	// moves), its root's proof and disproof numbers when it stopped (see
-	// Progress), which say how far it was from a proof and from a disproof.
-	Numbers        bool
-	RootPN, RootDN uint32
+	// Root is, for a StatusUnknown result of a df-pn search (a VCT of one
+	// threat limit, or the search over all moves), its root's numbers when
+	// it stopped (see Progress): how far it was from a proof and from a
+	// disproof. Nil otherwise.
+	Root *ProofNumbers
 }
 
 // Progress is a snapshot reported while a search runs.
@@ -142,13 +141,10 @@ type Progress struct {
 	// searches' reports.
 	Search      string
 	ThreatLimit int
-	// Numbers says RootPN and RootDN are set: the proof and disproof
-	// numbers of the df-pn search's root (Nagai 2002) as of the last time
-	// the search came back to it, 1 to ProofInfinity-1 while it is open
-	// (0 and ProofInfinity once it is solved). Set by the VCT and "win"
-	// searches.
-	Numbers        bool
-	RootPN, RootDN uint32
+	// Root is the df-pn search's root's numbers as of the last time the
+	// search came back to it: set by the VCT and "win" searches once the
+	// root has been expanded, nil otherwise.
+	Root *ProofNumbers
 }
 
 // ProgressFunc receives progress reports, at most a few per second.
@@ -205,8 +201,6 @@ type Budget struct {
 	// annotate, if set, fills in what the search adds to each progress
 	// report (Progress.Search, the root's numbers) before it is sent
 	annotate func(*Progress)
-	// every is the least time between two reports (reportEvery)
-	every time.Duration
 }
 
 // reportEvery is the least time between two progress reports of a Budget
@@ -217,7 +211,7 @@ var reportEvery = 250 * time.Millisecond
 // (0: none) from now, stopped early by ctx; progress, when not nil, is
 // called from Poll at most every 250 ms.
 func NewBudget(ctx context.Context, lim Limits, progress ProgressFunc) *Budget {
-	bu := &Budget{ctx: ctx, start: time.Now(), maxNodes: lim.Nodes, progress: progress, every: reportEvery}
+	bu := &Budget{ctx: ctx, start: time.Now(), maxNodes: lim.Nodes, progress: progress}
 	if lim.Time > 0 {
 		bu.deadline = bu.start.Add(lim.Time)
 	}
@@ -245,7 +239,7 @@ func (bu *Budget) Poll(nodes int64, depth int) bool {
 		bu.stopped = "cancelled"
 		return false
 	}
-	if bu.progress != nil && now.Sub(bu.lastRep) >= bu.every {
+	if bu.progress != nil && now.Sub(bu.lastRep) >= reportEvery {
 		bu.lastRep = now
 		p := Progress{Nodes: nodes, Elapsed: now.Sub(bu.start), Depth: depth}
 		if bu.annotate != nil {

@@ -321,11 +321,11 @@ type vctRun struct {
 	// the pass proofs found, by defender node cache key
 	passer     *VCT
 	passProofs map[uint64]*proof.Node
-	// rootPN and rootDN are the root's numbers as of the root's last pass
-	// through its loop in mid (rootSeen: there was one), for the progress
-	// reports
-	rootPN, rootDN uint32
-	rootSeen       bool
+	// root is the root's numbers as of the root's last pass through its
+	// loop in mid (rootSeen: there was one), for the progress reports and
+	// an unknown result
+	root     ProofNumbers
+	rootSeen bool
 }
 
 // nodeSalt and depthSalt separate the keys of attacker nodes, defender nodes
@@ -387,7 +387,10 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		}
 		bu.annotate = func(p *Progress) {
 			p.Search, p.ThreatLimit = search, r.threat
-			p.Numbers, p.RootPN, p.RootDN = r.rootSeen, r.rootPN, r.rootDN
+			if r.rootSeen {
+				root := r.root
+				p.Root = &root
+			}
 		}
 	}
 	if lim.Depth <= 0 {
@@ -452,7 +455,8 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 		}
 	}
 	if res.Status == StatusUnknown && r.rootSeen {
-		res.Numbers, res.RootPN, res.RootDN = true, r.rootPN, r.rootDN
+		root := r.root
+		res.Root = &root
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
 	v.simulated, v.sharedHits = r.simulated, r.sharedHits
@@ -674,7 +678,7 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 			pn, dn = saturate(sum, inf != 0), minDN
 		}
 		if r.ply == 1 {
-			r.rootPN, r.rootDN, r.rootSeen = pn, dn, true
+			r.root, r.rootSeen = ProofNumbers{pn, dn}, true
 		}
 		if pn == 0 || dn == 0 {
 			if or && pn == 0 {

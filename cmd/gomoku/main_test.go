@@ -127,7 +127,7 @@ func TestSolveTextInterrupted(t *testing.T) {
 	p := &positions.Position{Source: "x.txt", Size: 15}
 	var out strings.Builder
 	rec := solveRecord{Rule: "freestyle", ToMove: "black", Attacker: "black", Mode: "win", Result: "unknown",
-		Stopped: "cancelled", Nodes: 7, TimeMS: 2, RootNumbers: &proofNumbers{PN: 12, DN: solver.ProofInfinity}}
+		Stopped: "cancelled", Nodes: 7, TimeMS: 2, RootNumbers: &solver.ProofNumbers{PN: 12, DN: solver.ProofInfinity}}
 	writeSolveText(&out, p, b, rec, solver.Answer{Result: solver.Result{Status: solver.StatusUnknown, Stopped: "cancelled", Nodes: 7}})
 	if want := "result: unknown: interrupted (7 nodes, 2.000 ms; root proof number 12, disproof number inf)"; !strings.Contains(out.String(), want) {
 		t.Errorf("missing %q in\n%s", want, out.String())

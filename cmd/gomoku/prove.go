@@ -89,8 +89,8 @@ type proveRecord struct {
 	PassProofNodes int    `json:"pass_proof_nodes,omitempty"`
 	// PassRootNumbers are, when the pass search ended unknown, its root's
 	// proof and disproof numbers (solve's root_numbers).
-	PassRootNumbers *proofNumbers `json:"pass_root_numbers,omitempty"`
-	Zone            bool          `json:"zone"`
+	PassRootNumbers *solver.ProofNumbers `json:"pass_root_numbers,omitempty"`
+	Zone            bool                 `json:"zone"`
 	// Legal is the number of legal defender moves; ToDecide those to be
 	// searched one by one (the zone's when Zone, else Legal); Children
 	// those searched so far (fewer than ToDecide when the run was
@@ -128,7 +128,7 @@ type proveChild struct {
 	TimeMS     float64 `json:"time_ms"`
 	// RootNumbers are, for a move whose search ended unknown in this run,
 	// that search's root proof and disproof numbers (solve's).
-	RootNumbers *proofNumbers `json:"root_numbers,omitempty"`
+	RootNumbers *solver.ProofNumbers `json:"root_numbers,omitempty"`
 }
 
 func runProve(stdin io.Reader) cli.ActionFunc {
@@ -230,9 +230,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				Legal: rep.Legal, ToDecide: rep.Total, Children: len(rep.Children), Won: rep.Won, NoWin: rep.NoWin,
 				Unknown: rep.Unknown, Skipped: rep.Skipped, Limit: lim.Depth, Nodes: rep.Nodes,
 				TimeMS: ms(rep.Elapsed), CheckMS: ms(rep.CheckTime), Moves: []proveChild{}}
-			if rep.Pass.Status == solver.StatusUnknown && rep.Pass.Numbers {
-				rec.PassRootNumbers = &proofNumbers{PN: rep.Pass.RootPN, DN: rep.Pass.RootDN}
-			}
+			rec.PassRootNumbers = rep.Pass.Root // set when the pass search ended unknown only
 			if err != nil {
 				rec.Stopped = "cancelled"
 			}
@@ -245,9 +243,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				if ch.Proof != nil {
 					pc.ProofNodes = ch.Proof.Len()
 				}
-				if ch.Status == solver.StatusUnknown && ch.Numbers && !ch.FromStore {
-					pc.RootNumbers = &proofNumbers{PN: ch.RootPN, DN: ch.RootDN}
-				}
+				pc.RootNumbers = ch.Root // an unknown search's in this run only (the store keeps none)
 				if ch.Symmetric {
 					rec.Symmetric++
 				}
@@ -333,8 +329,8 @@ func childSummary(ch solver.OpeningChild) string {
 		how = "deepened, "
 	}
 	numbers := ""
-	if ch.Status == solver.StatusUnknown && ch.Numbers {
-		numbers = fmt.Sprintf("; root pn %s, dn %s", proofNumber(ch.RootPN), proofNumber(ch.RootDN))
+	if ch.Root != nil {
+		numbers = "; root " + ch.Root.String()
 	}
 	return fmt.Sprintf("%s (%s%d nodes, %.1f s%s)", s, how, ch.Nodes, ch.Elapsed.Seconds(), numbers)
 }
@@ -393,7 +389,7 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	case passOnly:
 		numbers := ""
 		if n := rec.PassRootNumbers; n != nil {
-			numbers = fmt.Sprintf("; its root's proof number %s, disproof number %s", proofNumber(n.PN), proofNumber(n.DN))
+			numbers = "; root " + n.String()
 		}
 		fmt.Fprintf(w, "result: unknown: the search after a defender pass stopped by the %s (%d nodes, %.1f s%s)\n",
 			rep.Pass.Stopped, rec.Nodes, rec.TimeMS/1000, numbers)

@@ -83,10 +83,10 @@ func TestProveTextInterrupted(t *testing.T) {
 func TestProveTextPassUnknown(t *testing.T) {
 	var out strings.Builder
 	rec := proveRecord{Result: "unknown", Pass: "unknown", Legal: 224, Nodes: 5, TimeMS: 1500,
-		PassRootNumbers: &proofNumbers{PN: 599, DN: 23429}}
+		PassRootNumbers: &solver.ProofNumbers{PN: 599, DN: 23429}}
 	writeProveText(&out, rec, solver.OpeningReport{Status: solver.StatusUnknown,
 		Pass: solver.Answer{Result: solver.Result{Status: solver.StatusUnknown, Stopped: "time"}}})
-	want := "result: unknown: the search after a defender pass stopped by the time (5 nodes, 1.5 s; its root's proof number 599, disproof number 23429)"
+	want := "result: unknown: the search after a defender pass stopped by the time (5 nodes, 1.5 s; root proof number 599, disproof number 23429)"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("missing %q in\n%s", want, out.String())
 	}
@@ -96,12 +96,12 @@ func TestProveTextPassUnknown(t *testing.T) {
 // its root's numbers; one read from the store (no numbers kept) does not.
 func TestChildSummaryNumbers(t *testing.T) {
 	ch := solver.OpeningChild{Answer: solver.Answer{Result: solver.Result{Status: solver.StatusUnknown, Stopped: "time",
-		Nodes: 40, Elapsed: 2 * time.Second, Numbers: true, RootPN: 17, RootDN: solver.ProofInfinity}}}
-	if got, want := childSummary(ch), "unknown: stopped by the time (40 nodes, 2.0 s; root pn 17, dn inf)"; got != want {
+		Nodes: 40, Elapsed: 2 * time.Second, Root: &solver.ProofNumbers{PN: 17, DN: solver.ProofInfinity}}}}
+	if got, want := childSummary(ch), "unknown: stopped by the time (40 nodes, 2.0 s; root proof number 17, disproof number inf)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	ch.FromStore = true
-	if got := childSummary(ch); strings.Contains(got, "root pn") {
+	if got := childSummary(ch); strings.Contains(got, "proof number") {
 		t.Errorf("from the store: %q", got)
 	}
 }

@@ -95,14 +95,7 @@ type solveRecord struct {
 	// RootNumbers are, for an unknown result of a proof-number search (a
 	// VCT of one threat limit, or --mode win), its root's proof and
 	// disproof numbers when it stopped.
-	RootNumbers *proofNumbers `json:"root_numbers,omitempty"`
-}
-
-// proofNumbers are a df-pn node's proof and disproof numbers (1<<30 is
-// infinity).
-type proofNumbers struct {
-	PN uint32 `json:"pn"`
-	DN uint32 `json:"dn"`
+	RootNumbers *solver.ProofNumbers `json:"root_numbers,omitempty"`
 }
 
 func runSolve(stdin io.Reader) cli.ActionFunc {
@@ -204,9 +197,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			if mode != solver.ModeVCF {
 				rec.ThreatLimit = a.ThreatLimit
 			}
-			if a.Status == solver.StatusUnknown && a.Numbers {
-				rec.RootNumbers = &proofNumbers{PN: a.RootPN, DN: a.RootDN}
-			}
+			rec.RootNumbers = a.Root // set for an unknown result only
 			switch a.Status {
 			case solver.StatusWin:
 				rec.AttackerMoves, rec.Shortest, rec.SolvedBy = (len(a.Line)+1)/2, a.Shortest, a.Mode.String()
@@ -365,8 +356,7 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 		}
 	default:
 		if rec.RootNumbers != nil {
-			cost += fmt.Sprintf("; root proof number %s, disproof number %s",
-				proofNumber(rec.RootNumbers.PN), proofNumber(rec.RootNumbers.DN))
+			cost += "; root " + rec.RootNumbers.String()
 		}
 		why := "stopped by the " + a.Stopped + " limit"
 		if a.Stopped == "cancelled" {
@@ -392,26 +382,18 @@ func recordMode(given solver.Mode, p *positions.Position) solver.Mode {
 // progressText is a proof search's progress report as --progress prints
 // it: the nodes and seconds so far, then the search that reports and, for
 // a proof-number search, its root's proof and disproof numbers, e.g.
-// "2404352 nodes, 3.1 s (win, threat limit 3: root pn 41, dn 9)".
+// "2404352 nodes, 3.1 s (win, threat limit 3: root proof number 41,
+// disproof number 9)".
 func progressText(pg solver.Progress) string {
 	s := fmt.Sprintf("%d nodes, %.1f s", pg.Nodes, pg.Elapsed.Seconds())
 	switch {
 	case pg.Search == "":
 	case pg.Search == "vcf":
 		s += " (vcf)"
-	case !pg.Numbers:
+	case pg.Root == nil:
 		s += fmt.Sprintf(" (%s, threat limit %d)", pg.Search, pg.ThreatLimit)
 	default:
-		s += fmt.Sprintf(" (%s, threat limit %d: root pn %s, dn %s)", pg.Search, pg.ThreatLimit,
-			proofNumber(pg.RootPN), proofNumber(pg.RootDN))
+		s += fmt.Sprintf(" (%s, threat limit %d: root %v)", pg.Search, pg.ThreatLimit, pg.Root)
 	}
 	return s
-}
-
-// proofNumber writes a proof or disproof number, "inf" for infinity.
-func proofNumber(n uint32) string {
-	if n >= solver.ProofInfinity {
-		return "inf"
-	}
-	return fmt.Sprint(n)
 }
