@@ -16,11 +16,16 @@ import (
 	"testing"
 	"time"
 
+	"gomoku/cmd/internal/fakebrain"
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/positions/datatest"
 	"gomoku/solver"
 )
+
+// TestMain turns the test binary into a fake Gomocup brain when FAKE_BRAIN
+// names a behaviour (fakebrain.Run), for the match tests.
+func TestMain(m *testing.M) { fakebrain.Main(m, "FAKE_BRAIN") }
 
 // gomoku runs the program with args and stdin and returns its exit code,
 // standard output and standard error.

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+
+	"gomoku/cmd/internal/match"
+)
+
+// TestShuffleOpenings: seed 0 keeps the file's order; another seed gives a
+// permutation of the openings, the same one on every call.
+func TestShuffleOpenings(t *testing.T) {
+	mk := func() []match.Opening {
+		ops := make([]match.Opening, 20)
+		for i := range ops {
+			ops[i].Name = fmt.Sprint(i)
+		}
+		return ops
+	}
+	names := func(ops []match.Opening) []string {
+		var out []string
+		for _, o := range ops {
+			out = append(out, o.Name)
+		}
+		return out
+	}
+	file := names(mk())
+	same := mk()
+	shuffleOpenings(same, 0)
+	if !slices.Equal(names(same), file) {
+		t.Errorf("seed 0 reordered: %v", names(same))
+	}
+	a, b := mk(), mk()
+	shuffleOpenings(a, 7)
+	shuffleOpenings(b, 7)
+	if !slices.Equal(names(a), names(b)) {
+		t.Errorf("seed 7 gave two orders: %v and %v", names(a), names(b))
+	}
+	if slices.Equal(names(a), file) {
+		t.Errorf("seed 7 kept the file's order")
+	}
+	sorted := slices.Clone(names(a))
+	slices.SortFunc(sorted, func(x, y string) int { var i, j int; fmt.Sscan(x, &i); fmt.Sscan(y, &j); return i - j })
+	if !slices.Equal(sorted, file) {
+		t.Errorf("seed 7 is not a permutation: %v", names(a))
+	}
+}
+
+// TestMatchShuffle: with --shuffle the first two games are played from the
+// opening the seed's order puts first, colours swapped, and without it from
+// the file's first.
+func TestMatchShuffle(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ops.txt")
+	var text string
+	for i := range 6 {
+		text += fmt.Sprintf("%d,0, %d,1, %d,-1\n", i-3, i-3, i-2)
+	}
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ops := make([]match.Opening, 6)
+	for i := range ops {
+		ops[i].Name = fmt.Sprintf("ops.txt#%d", i)
+	}
+	shuffleOpenings(ops, 11)
+	if ops[0].Name == "ops.txt#0" {
+		t.Fatal("seed 11 keeps the first opening first: pick another seed for this test")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	brain := "env FAKE_BRAIN=good " + self
+	game := regexp.MustCompile(`(?m)^game\s+\d+\s+(\S+)\s`)
+	for _, c := range []struct {
+		seed string
+		want string
+	}{{"0", "ops.txt#0"}, {"11", ops[0].Name}} {
+		code, out, errOut := gomoku(t, "", "match", "-e", "a="+brain, "-e", "b="+brain, "--time", "100ms", "-n", "2", "--shuffle", c.seed, file)
+		if code != exitOK {
+			t.Fatalf("--shuffle %s: exit %d\n%s%s", c.seed, code, out, errOut)
+		}
+		got := game.FindAllStringSubmatch(out, -1)
+		if len(got) != 2 || got[0][1] != c.want || got[1][1] != c.want {
+			t.Errorf("--shuffle %s: games %v, want both from %s\n%s", c.seed, got, c.want, out)
+		}
+	}
+}
