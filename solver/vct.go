@@ -386,11 +386,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 			search = "win"
 		}
 		bu.annotate = func(p *Progress) {
-			p.Search, p.ThreatLimit = search, r.threat
-			if r.rootSeen {
-				root := r.root
-				p.Root = &root
-			}
+			p.Search, p.ThreatLimit, p.Root = search, r.threat, r.rootNumbers()
 		}
 	}
 	if lim.Depth <= 0 {
@@ -454,9 +450,8 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 			res.Stopped = "nodes" // the proof-number search ran out of table or thresholds
 		}
 	}
-	if res.Status == StatusUnknown && r.rootSeen {
-		root := r.root
-		res.Root = &root
+	if res.Status == StatusUnknown {
+		res.Root = r.rootNumbers()
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
 	v.simulated, v.sharedHits = r.simulated, r.sharedHits
@@ -722,6 +717,16 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	r.tt.store(key, pn, dn, r.workSince(start), best, flags)
 	r.share(key, pn, dn, best, start)
 	return pn, dn
+}
+
+// rootNumbers returns a copy of the root's numbers as of its last pass
+// through mid's loop, or nil before the first.
+func (r *vctRun) rootNumbers() *ProofNumbers {
+	if !r.rootSeen {
+		return nil
+	}
+	root := r.root
+	return &root
 }
 
 // workSince returns the nodes counted since start, plus one (the node
