@@ -29,8 +29,10 @@ func matchCommand() *cli.Command {
 			"searches (--engines mcts,ab), and judges every game by the rule: a five (exactly five where the rule wants\n" +
 			"it), a renju forbidden move, an illegal or unreadable answer, a late move (beyond the limit and the\n" +
 			"tolerance) and a crash lose; a full board is a draw. Prints a line per game, then the score of the first\n" +
-			"engine with its Elo difference and 95% interval; --sprt stops once the test decides. --out keeps every\n" +
-			"game as .psq and .sgf.",
+			"engine with its Elo difference and 95% interval, over the games (trinomial) and over the pairs of games\n" +
+			"played from one opening with colours swapped (pentanomial, as fishtest; narrower where the openings\n" +
+			"decide much of the result); --sprt stops once the test decides (by pairs, by games under swap2). --out\n" +
+			"keeps every game as .psq and .sgf.",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "engine", Aliases: []string{"e"},
 				Usage: "a brain's command line, NAME=CMD ARGS or CMD ARGS (given twice; quotes as in a shell)"},
@@ -45,7 +47,7 @@ func matchCommand() *cli.Command {
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, Value: 1, Usage: "games played at once"},
 			&cli.IntFlag{Name: "threads", Value: 1, Usage: "INFO thread_num for each brain (0: not sent)"},
 			&cli.IntFlag{Name: "memory", Value: 128, Usage: "INFO max_memory for each brain, MiB (0: not sent)"},
-			&cli.StringFlag{Name: "sprt", Usage: "stop early by a sequential test of elo0,elo1 (alpha = beta = 0.05), e.g. 0,20"},
+			&cli.StringFlag{Name: "sprt", Usage: "stop early by a sequential test of elo0,elo1 (alpha = beta = 0.05; over the pairs of games from one opening, over games under swap2), e.g. 0,20"},
 			&cli.StringFlag{Name: "out", Usage: "write every game to `DIR` as NNN.psq and NNN.sgf"},
 			&cli.Uint64Flag{Name: "shuffle", Usage: "play the openings in an order drawn from `SEED` (each opening's two games stay together), so that a match stopped early (--sprt, --games) samples the whole file, not its first openings; 0: the file's order"},
 			&cli.StringFlag{Name: "opening-rule", Value: "none", Usage: "none (the openings file's positions) or swap2 (Gomocup's SWAP2BOARD; OPENINGS is -)"},
@@ -272,6 +274,12 @@ func writeMatchSummary(w interface{ Write([]byte) (int, error) }, cfg *match.Con
 	fmt.Fprintf(w, "\n%s vs %s: %d-%d-%d (W-L-D), score %.1f%%, Elo %+.0f [%+.0f, %+.0f] (95%%)\n",
 		cfg.Engines[0].Name, cfg.Engines[1].Name, res.Stats.Wins, res.Stats.Losses, res.Stats.Draws,
 		100*res.Stats.Score(), elo, lo, hi)
+	if p := res.Pairs; p.Pairs() > 0 {
+		elo, lo, hi := p.Elo()
+		fmt.Fprintf(w, "pairs (one opening, colours swapped) scoring 0, 0.5, 1, 1.5, 2 points: %d, %d, %d, %d, %d; "+
+			"score %.1f%%, Elo %+.0f [%+.0f, %+.0f] (95%%, pentanomial, %d pairs)\n",
+			p[0], p[1], p[2], p[3], p[4], 100*p.Score(), elo, lo, hi, p.Pairs())
+	}
 	var rs []string
 	for _, r := range []string{"five", "forbidden move", "illegal move", "bad answer", "timeout", "crash", "full board"} {
 		if reasons[r] > 0 {
@@ -290,8 +298,12 @@ func writeMatchSummary(w interface{ Write([]byte) (int, error) }, cfg *match.Con
 			cfg.Engines[1].Name, least[1].Seconds())
 	}
 	if res.SPRT != nil {
-		fmt.Fprintf(w, "SPRT elo0 %g elo1 %g: LLR %.2f [%.2f, %.2f], %v\n", res.SPRT.Elo0, res.SPRT.Elo1, res.SPRT.LLR,
-			res.SPRT.Lower, res.SPRT.Upper, res.SPRT.Verdict)
+		by := "pairs"
+		if cfg.Swap2 {
+			by = "games"
+		}
+		fmt.Fprintf(w, "SPRT elo0 %g elo1 %g (by %s): LLR %.2f [%.2f, %.2f], %v\n", res.SPRT.Elo0, res.SPRT.Elo1, by,
+			res.SPRT.LLR, res.SPRT.Lower, res.SPRT.Upper, res.SPRT.Verdict)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"gomoku/cmd/internal/match"
@@ -86,6 +87,13 @@ func TestMatchShuffle(t *testing.T) {
 		got := game.FindAllStringSubmatch(out, -1)
 		if len(got) != 2 || got[0][1] != c.want || got[1][1] != c.want {
 			t.Errorf("--shuffle %s: games %v, want both from %s\n%s", c.seed, got, c.want, out)
+		}
+		// the two games are one pair: its line gives the pentanomial
+		// counts, which sum to one pair
+		pair := regexp.MustCompile(`(?m)^pairs .* points: (\d+), (\d+), (\d+), (\d+), (\d+); .*\(95%, pentanomial, 1 pairs\)$`)
+		m := pair.FindStringSubmatch(out)
+		if m == nil || !slices.Contains([]string{"10000", "01000", "00100", "00010", "00001"}, strings.Join(m[1:], "")) {
+			t.Errorf("--shuffle %s: no pentanomial line of one pair\n%s", c.seed, out)
 		}
 	}
 }

@@ -23,8 +23,10 @@
 //     --teacher).
 //   - record.go: each game as a Piskvork .psq record and as SGF.
 //   - stats.go: the score, the Elo difference with its 95% interval
-//     (trinomial, the normal approximation cutechess-cli uses), and the
-//     GSPRT of fishtest (log-likelihood ratio of the Elo model).
+//     (trinomial over games, the normal approximation cutechess-cli uses;
+//     pentanomial over the pairs of games from one opening, as fishtest
+//     reports them), and the GSPRT of fishtest (log-likelihood ratio of
+//     the Elo model; over pairs when the games are paired).
 package match
 
 import (
@@ -108,6 +110,10 @@ type Result struct {
 	Games []GameResult
 	// Stats is the score of Engines[0] against Engines[1].
 	Stats Stats
+	// Pairs is the same score over the pairs of games played from one
+	// opening with colours swapped (both games finished; none under
+	// Swap2, whose games share no opening).
+	Pairs Pentanomial
 	// SPRT is the test's state when one was asked for.
 	SPRT *SPRTState
 }
@@ -159,11 +165,21 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				mu.Lock()
 				results[i], done[i] = g, true
 				res.Stats.Add(g.Score0())
+				paired := !cfg.Swap2 && i^1 < n && done[i^1]
+				if paired {
+					res.Pairs.Add(results[i&^1].Score0(), results[i|1].Score0())
+				}
 				if cfg.Log != nil {
 					fmt.Fprintln(cfg.Log, g.Line(&cfg))
 				}
-				if res.SPRT != nil && res.SPRT.Update(res.Stats) != SPRTContinue {
-					stop = true
+				if res.SPRT != nil {
+					// paired games test by pairs, as fishtest does; a
+					// game whose partner is not finished waits for it
+					switch {
+					case cfg.Swap2 && res.SPRT.Update(res.Stats) != SPRTContinue,
+						paired && res.SPRT.UpdatePairs(res.Pairs) != SPRTContinue:
+						stop = true
+					}
 				}
 				mu.Unlock()
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +46,9 @@ func TestAdjudication(t *testing.T) {
 		}
 		if res.Stats.Wins != 2 || len(res.Games) != 2 {
 			t.Errorf("%s: %+v", tc.mode, res.Stats)
+		}
+		if res.Pairs != (Pentanomial{4: 1}) {
+			t.Errorf("%s: pairs %v, want one of 2 points", tc.mode, res.Pairs)
 		}
 		for _, g := range res.Games {
 			if g.Reason != tc.reason {
@@ -144,6 +148,58 @@ func TestStats(t *testing.T) {
 	}
 }
 
+// TestPentanomial checks the pairs' Elo interval on figures worked by
+// hand, against the trinomial one on the same games: pairs that split
+// (each engine wins with one colour) narrow it, pairs won or lost whole
+// widen it, and the SPRT by pairs decides on a clear score.
+func TestPentanomial(t *testing.T) {
+	near := func(got, want float64) bool { return math.Abs(got-want) < 0.05 }
+	var p Pentanomial
+	p.Add(1, 0)   // 1 point
+	p.Add(0.5, 1) // 1.5 points
+	p.Add(0, 0)   // 0
+	if p != (Pentanomial{1, 0, 1, 1, 0}) || p.Pairs() != 3 || !near(p.Score(), 2.5/6) {
+		t.Fatalf("three pairs: %v, score %.3f", p, p.Score())
+	}
+	// 10, 20, 40, 20, 10: mean 0.5, per-pair variance 0.075, so the ends
+	// are 0.5 ± 1.96·sqrt(0.075/100) = ±0.053677, ±37.44 Elo
+	elo, lo, hi := Pentanomial{10, 20, 40, 20, 10}.Elo()
+	if elo != 0 || !near(lo, -37.44) || !near(hi, 37.44) {
+		t.Errorf("10, 20, 40, 20, 10: Elo %.2f [%.2f, %.2f], want 0 [-37.44, +37.44]", elo, lo, hi)
+	}
+	// 5, 10, 20, 40, 25: score 0.675, +126.97 [+85.85, +171.82]
+	elo, lo, hi = Pentanomial{5, 10, 20, 40, 25}.Elo()
+	if !near(elo, 126.97) || !near(lo, 85.85) || !near(hi, 171.82) {
+		t.Errorf("5, 10, 20, 40, 25: Elo %.2f [%.2f, %.2f], want +126.97 [+85.85, +171.82]", elo, lo, hi)
+	}
+	width := func(lo, hi float64) float64 { return hi - lo }
+	// 100 pairs, each engine winning with black: 100 wins, 100 losses
+	games := Stats{Wins: 100, Losses: 100}
+	_, tlo, thi := games.Elo()
+	split := Pentanomial{2: 90, 1: 5, 3: 5} // nearly all split
+	_, plo, phi := split.Elo()
+	if width(plo, phi) >= width(tlo, thi)/2 {
+		t.Errorf("split pairs: pentanomial [%.1f, %.1f] not narrower than half the trinomial [%.1f, %.1f]", plo, phi, tlo, thi)
+	}
+	whole := Pentanomial{0: 50, 4: 50} // the same games, each pair won whole
+	_, wlo, whi := whole.Elo()
+	if width(wlo, whi) <= width(tlo, thi) {
+		t.Errorf("pairs won whole: pentanomial [%.1f, %.1f] not wider than the trinomial [%.1f, %.1f]", wlo, whi, tlo, thi)
+	}
+	st := SPRTState{SPRT: SPRT{Elo0: 0, Elo1: 50}}
+	if v := st.UpdatePairs(Pentanomial{5, 10, 20, 40, 25}); v != SPRTAcceptH1 {
+		t.Errorf("a 67.5%% score by pairs: %v (LLR %.2f)", v, st.LLR)
+	}
+	st = SPRTState{SPRT: SPRT{Elo0: 0, Elo1: 50}}
+	if v := st.UpdatePairs(Pentanomial{25, 40, 20, 10, 5}); v != SPRTAcceptH0 {
+		t.Errorf("a 32.5%% score by pairs: %v (LLR %.2f)", v, st.LLR)
+	}
+	st = SPRTState{SPRT: SPRT{Elo0: 0, Elo1: 50}}
+	if v := st.UpdatePairs(Pentanomial{1, 2, 4, 2, 1}); v != SPRTContinue {
+		t.Errorf("an even score over 10 pairs: %v (LLR %.2f)", v, st.LLR)
+	}
+}
+
 // TestSwap2 runs the swap2 opening between fake brains through each of its
 // paths: the second player takes black (SWAP), takes white and plays, or
 // places two stones and the first player chooses (taking white and
@@ -168,6 +224,9 @@ func TestSwap2(t *testing.T) {
 		res, err := Run(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if res.Pairs.Pairs() != 0 {
+			t.Errorf("%s vs %s: pairs %v under swap2", tc.first, tc.second, res.Pairs)
 		}
 		g := res.Games[0]
 		if g.OpeningLen != tc.openingLen || (g.Black == 0) != tc.firstIsBlack || g.Reason != tc.reason {

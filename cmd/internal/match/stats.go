@@ -57,13 +57,70 @@ func EloOf(score float64) float64 {
 // score's mean ± 1.96 standard errors (trinomial: wins, draws, losses),
 // each end converted to Elo, as cutechess-cli reports it.
 func (s Stats) Elo() (elo, low, high float64) {
-	n := float64(s.Games())
-	m := s.Score()
+	return eloInterval(s.Games(), s.Score(), s.variance())
+}
+
+// eloInterval is the Elo difference of mean score m and the ends of its
+// 95% interval, m ± 1.96·sqrt(v/n), for n samples of per-sample variance v
+// (a sample is a game, or a pair of games scored per game).
+func eloInterval(n int, m, v float64) (elo, low, high float64) {
 	if n == 0 {
 		return 0, -1000, 1000
 	}
-	se := math.Sqrt(s.variance() / n)
+	se := math.Sqrt(v / float64(n))
 	return EloOf(m), EloOf(m - 1.96*se), EloOf(m + 1.96*se)
+}
+
+// Pentanomial counts the pairs of games the two engines played from one
+// opening with colours swapped, by Engines[0]'s points over the pair:
+// index k holds the pairs in which it scored k/2 (0, ½, 1, 1½ or 2
+// points). The two games of a pair share the opening's bias, so their
+// scores are correlated; treating the pair as the sample (fishtest's
+// pentanomial model, M. Van den Bergh's GSPRT notes) gives an interval
+// that is narrower where the openings decide much of the result, and
+// honest where they do not.
+type Pentanomial [5]int
+
+// Add counts one pair by its two games' scores (each 1, 0.5 or 0).
+func (p *Pentanomial) Add(a, b float64) {
+	p[min(4, max(0, int(math.Round(2*(a+b)))))]++
+}
+
+// Pairs is the number of pairs counted.
+func (p Pentanomial) Pairs() int { return p[0] + p[1] + p[2] + p[3] + p[4] }
+
+// Score is the mean score a game over the pairs, 0 to 1 (0.5 with none).
+func (p Pentanomial) Score() float64 {
+	n := p.Pairs()
+	if n == 0 {
+		return 0.5
+	}
+	sum := 0.0
+	for k, c := range p {
+		sum += float64(c) * float64(k) / 4
+	}
+	return sum / float64(n)
+}
+
+// variance is the per-pair variance of the pair's score a game (k/4).
+func (p Pentanomial) variance() float64 {
+	n := p.Pairs()
+	if n == 0 {
+		return 0
+	}
+	m, v := p.Score(), 0.0
+	for k, c := range p {
+		d := float64(k)/4 - m
+		v += float64(c) * d * d
+	}
+	return v / float64(n)
+}
+
+// Elo returns the Elo difference of the pairs' score and its 95%
+// interval: the mean ± 1.96 standard errors of the pair's score a game,
+// each end converted to Elo (as fishtest reports a pentanomial run).
+func (p Pentanomial) Elo() (elo, low, high float64) {
+	return eloInterval(p.Pairs(), p.Score(), p.variance())
 }
 
 // SPRT is a sequential probability ratio test of H0: the Elo difference
@@ -92,12 +149,26 @@ type SPRTState struct {
 	Verdict      SPRTVerdict
 }
 
-// Update recomputes the log-likelihood ratio from the results so far
-// (the GSPRT approximation of fishtest: LLR = n (s1 - s0)(2 s - s0 - s1) /
-// (2 var), with s0 and s1 the scores Elo0 and Elo1 predict, s the mean
-// score and var its per-game variance) and returns the verdict: H1 at or
-// above log((1-Beta)/Alpha), H0 at or below log(Beta/(1-Alpha)).
+// Update recomputes the log-likelihood ratio from the games so far
+// (trinomial: the GSPRT approximation of fishtest, LLR = n (s1 - s0)(2 s
+// - s0 - s1) / (2 var), with s0 and s1 the scores Elo0 and Elo1 predict, s
+// the mean score, var its per-game variance and n the games) and returns
+// the verdict: H1 at or above log((1-Beta)/Alpha), H0 at or below
+// log(Beta/(1-Alpha)).
 func (t *SPRTState) Update(s Stats) SPRTVerdict {
+	return t.update(s.Games(), s.Score(), s.variance())
+}
+
+// UpdatePairs is Update over pairs of games played from one opening with
+// colours swapped (pentanomial: n is the pairs, s the pairs' mean score a
+// game and var its per-pair variance), as fishtest tests paired games.
+func (t *SPRTState) UpdatePairs(p Pentanomial) SPRTVerdict {
+	return t.update(p.Pairs(), p.Score(), p.variance())
+}
+
+// update is Update and UpdatePairs on n samples of mean score m and
+// per-sample variance v.
+func (t *SPRTState) update(n int, m, v float64) SPRTVerdict {
 	a, b := t.Alpha, t.Beta
 	if a <= 0 {
 		a = 0.05
@@ -106,13 +177,11 @@ func (t *SPRTState) Update(s Stats) SPRTVerdict {
 		b = 0.05
 	}
 	t.Lower, t.Upper = math.Log(b/(1-a)), math.Log((1-b)/a)
-	v := s.variance()
-	if s.Games() < 2 || v == 0 {
+	if n < 2 || v == 0 {
 		return t.Verdict
 	}
 	s0, s1 := scoreOf(t.Elo0), scoreOf(t.Elo1)
-	m := s.Score()
-	t.LLR = float64(s.Games()) * (s1 - s0) * (2*m - s0 - s1) / (2 * v)
+	t.LLR = float64(n) * (s1 - s0) * (2*m - s0 - s1) / (2 * v)
 	switch {
 	case t.LLR >= t.Upper:
 		t.Verdict = SPRTAcceptH1
