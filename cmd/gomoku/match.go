@@ -48,7 +48,8 @@ func matchCommand() *cli.Command {
 			&cli.IntFlag{Name: "threads", Value: 1, Usage: "INFO thread_num for each brain (0: not sent)"},
 			&cli.IntFlag{Name: "memory", Value: 128, Usage: "INFO max_memory for each brain, MiB (0: not sent)"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop early by a sequential test of elo0,elo1 (alpha = beta = 0.05; over the pairs of games from one opening, over games under swap2), e.g. 0,20"},
-			&cli.StringFlag{Name: "out", Usage: "write every game to `DIR` as NNN.psq and NNN.sgf"},
+			&cli.StringFlag{Name: "out", Usage: "write every game to `DIR` as NNN.psq and NNN.sgf, with the match's settings (match.json) and a journal of its finished games (games.jsonl) for --resume"},
+			&cli.BoolFlag{Name: "resume", Usage: "continue the match in --out DIR (stopped by Ctrl-C or killed): its finished games are counted, the rest played; the same settings and openings (--shuffle too) are required"},
 			&cli.Uint64Flag{Name: "shuffle", Usage: "play the openings in an order drawn from `SEED` (each opening's two games stay together), so that a match stopped early (--sprt, --games) samples the whole file, not its first openings; 0: the file's order"},
 			&cli.StringFlag{Name: "opening-rule", Value: "none", Usage: "none (the openings file's positions) or swap2 (Gomocup's SWAP2BOARD; OPENINGS is -)"},
 		},
@@ -126,7 +127,7 @@ func runMatch(c *cli.Context) error {
 	}
 	cfg := match.Config{Rule: rule, Size: c.Int("size"), TurnTime: c.Duration("time"), Tolerance: c.Duration("tolerance"),
 		Games: c.Int("games"), Concurrency: c.Int("concurrency"), Threads: c.Int("threads"), MemoryMiB: c.Int("memory"),
-		OutDir: c.String("out"), Log: c.App.Writer, TimeOdds: c.Float64("time-odds")}
+		OutDir: c.String("out"), Resume: c.Bool("resume"), Log: c.App.Writer, TimeOdds: c.Float64("time-odds")}
 	if err := match.CheckTimeOdds(cfg.TimeOdds); err != nil {
 		return usagef("--time-odds: %v", err)
 	}
@@ -223,10 +224,14 @@ func runMatch(c *cli.Context) error {
 		cfg.Size, cfg.Size, tcText, cfg.Tolerance)
 	res, runErr := match.Run(c.Context, cfg)
 	if res == nil {
-		if errors.Is(runErr, match.ErrEngine) || errors.Is(runErr, match.ErrOutDir) {
+		if errors.Is(runErr, match.ErrEngine) || errors.Is(runErr, match.ErrOutDir) || errors.Is(runErr, match.ErrResume) {
 			return usageError{runErr} // before the first game
 		}
 		return runErr
+	}
+	if res.Resumed > 0 {
+		fmt.Fprintf(out, "resumed: %d of the %d games counted were played before, read from %s\n", res.Resumed, len(res.Games),
+			filepath.Join(cfg.OutDir, "games.jsonl"))
 	}
 	writeMatchSummary(out, &cfg, res)
 	if runErr == nil {

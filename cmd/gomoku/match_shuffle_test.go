@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gomoku/cmd/internal/match"
 )
@@ -94,6 +95,82 @@ func TestMatchShuffle(t *testing.T) {
 		m := pair.FindStringSubmatch(out)
 		if m == nil || !slices.Contains([]string{"10000", "01000", "00100", "00010", "00001"}, strings.Join(m[1:], "")) {
 			t.Errorf("--shuffle %s: no pentanomial line of one pair\n%s", c.seed, out)
+		}
+	}
+}
+
+// TestMatchKilledResumes kills `match --out` with SIGKILL after its second
+// game is journaled and runs it again with --resume: the rerun plays only
+// the games the journal lacks, and ends with the score and records of a
+// match that was never killed (the fake brains play the same games every
+// time).
+func TestMatchKilledResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ops.txt")
+	if err := os.WriteFile(file, []byte("0,0, 0,1, 1,1\n0,0, 1,0, -1,1\n0,0, 0,-1, 2,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	brain := "env FAKE_BRAIN=good " + self
+	args := func(out string, more ...string) []string {
+		a := append([]string{"match", "-e", "a=" + brain, "-e", "b=" + brain, "--time", "300ms", "--shuffle", "5",
+			"--out", out}, more...)
+		return append(a, file)
+	}
+	score := regexp.MustCompile(`(?m)^a vs b: .*$`)
+	clean := child(args(filepath.Join(dir, "clean"))...)
+	data, err := clean.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the clean match: %v\n%s", err, data)
+	}
+	want := score.FindString(string(data))
+	out := filepath.Join(dir, "out")
+	cmd := child(args(out)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(out, "games.jsonl")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(journal); strings.Count(string(b), "\n") >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no game journaled within a minute")
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	b, _ := os.ReadFile(journal)
+	before := strings.Count(string(b), "\n")
+	if before >= 6 {
+		t.Skip("the match ended before the kill")
+	}
+	rerun := child(args(out, "--resume")...)
+	data, err = rerun.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the resumed match: %v\n%s", err, data)
+	}
+	if got := score.FindString(string(data)); got != want || want == "" {
+		t.Errorf("resumed: %q, want the clean match's %q\n%s", got, want, data)
+	}
+	if !strings.Contains(string(data), fmt.Sprintf("resumed: %d of the 6 games", before)) {
+		t.Errorf("the rerun does not say it resumed %d games:\n%s", before, data)
+	}
+	if n := strings.Count(string(data), "\ngame "); n != 6-before {
+		t.Errorf("the rerun played %d games, want %d", n, 6-before)
+	}
+	for i := 1; i <= 6; i++ {
+		a, err1 := os.ReadFile(filepath.Join(out, fmt.Sprintf("%03d.sgf", i)))
+		c, err2 := os.ReadFile(filepath.Join(dir, "clean", fmt.Sprintf("%03d.sgf", i)))
+		if err1 != nil || err2 != nil || string(a) != string(c) {
+			t.Errorf("game %d's record differs from the clean match's (%v, %v)", i, err1, err2)
 		}
 	}
 }

@@ -22,6 +22,9 @@
 //     reported evaluation: a teacher labelling positions (gomoku label
 //     --teacher).
 //   - record.go: each game as a Piskvork .psq record and as SGF.
+//   - journal.go: the match's settings and a journal of its finished games
+//     in the records' directory, from which a stopped or killed match
+//     resumes (Config.Resume).
 //   - stats.go: the score, the Elo difference with its 95% interval
 //     (trinomial over games, the normal approximation cutechess-cli uses;
 //     pentanomial over the pairs of games from one opening, as fishtest
@@ -97,8 +100,14 @@ type Config struct {
 	MemoryMiB, Threads int
 	// Concurrency is the number of games played at once (default 1).
 	Concurrency int
-	// OutDir, when not "", receives each game as NNN.psq and NNN.sgf.
+	// OutDir, when not "", receives each game as NNN.psq and NNN.sgf,
+	// with the match's settings (match.json) and a journal of the finished
+	// games (games.jsonl) that Resume reads (journal.go).
 	OutDir string
+	// Resume continues the match recorded in OutDir (stopped by Ctrl-C or
+	// killed): its finished games count as played and the rest are
+	// played. Its settings must be the same (ErrResume otherwise).
+	Resume bool
 	// SPRT, when not nil, stops the match once it accepts a hypothesis.
 	SPRT *SPRT
 	// Log, when not nil, gets a line per finished game.
@@ -110,6 +119,9 @@ type Result struct {
 	Games []GameResult
 	// Stats is the score of Engines[0] against Engines[1].
 	Stats Stats
+	// Resumed is how many of Games were read from OutDir's journal
+	// (Config.Resume), not played by this run.
+	Resumed int
 	// Pairs is the same score over the pairs of games played from one
 	// opening with colours swapped (both games finished; none under
 	// Swap2, whose games share no opening).
@@ -138,6 +150,46 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.SPRT != nil {
 		res.SPRT = &SPRTState{SPRT: *cfg.SPRT}
 	}
+	// count adds finished game i to the score (and the pairs, when its
+	// partner is finished too) and reports whether the SPRT decided
+	count := func(i int) bool {
+		g := &results[i]
+		res.Stats.Add(g.Score0())
+		paired := !cfg.Swap2 && i^1 < n && done[i^1]
+		if paired {
+			res.Pairs.Add(results[i&^1].Score0(), results[i|1].Score0())
+		}
+		if res.SPRT == nil {
+			return false
+		}
+		// paired games test by pairs, as fishtest does; a game whose
+		// partner is not finished waits for it
+		return cfg.Swap2 && res.SPRT.Update(res.Stats) != SPRTContinue ||
+			paired && res.SPRT.UpdatePairs(res.Pairs) != SPRTContinue
+	}
+	var jr *journal
+	if cfg.OutDir != "" {
+		if cfg.Resume {
+			prior, err := resumeFrom(cfg.OutDir, &cfg, n)
+			if err != nil {
+				return nil, err
+			}
+			for i := range n {
+				if g, ok := prior[i]; ok {
+					results[i], done[i] = g, true
+					res.Resumed++
+					stop = count(i) || stop
+				}
+			}
+		} else if err := writeManifest(cfg.OutDir, manifestOf(&cfg, n)); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrOutDir, err)
+		}
+		var err error
+		if jr, err = openJournal(cfg.OutDir); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrOutDir, err)
+		}
+		defer jr.close()
+	}
 	var wg sync.WaitGroup
 	for range cfg.Concurrency {
 		wg.Add(1)
@@ -145,6 +197,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			defer wg.Done()
 			for {
 				mu.Lock()
+				for next < n && done[next] {
+					next++ // finished before a resume
+				}
 				if stop || next >= n || ctx.Err() != nil {
 					mu.Unlock()
 					return
@@ -163,23 +218,18 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					}
 				}
 				mu.Lock()
+				if jr != nil && !strings.HasPrefix(g.Note, NoteNotWritten) {
+					// after the records: a game in the journal has them
+					if err := jr.add(&g); err != nil {
+						g.Note = NoteNotWritten + err.Error()
+					}
+				}
 				results[i], done[i] = g, true
-				res.Stats.Add(g.Score0())
-				paired := !cfg.Swap2 && i^1 < n && done[i^1]
-				if paired {
-					res.Pairs.Add(results[i&^1].Score0(), results[i|1].Score0())
+				if count(i) {
+					stop = true
 				}
 				if cfg.Log != nil {
 					fmt.Fprintln(cfg.Log, g.Line(&cfg))
-				}
-				if res.SPRT != nil {
-					// paired games test by pairs, as fishtest does; a
-					// game whose partner is not finished waits for it
-					switch {
-					case cfg.Swap2 && res.SPRT.Update(res.Stats) != SPRTContinue,
-						paired && res.SPRT.UpdatePairs(res.Pairs) != SPRTContinue:
-						stop = true
-					}
 				}
 				mu.Unlock()
 			}
@@ -233,7 +283,14 @@ func (cfg *Config) Check() error {
 	if cfg.Concurrency < 0 {
 		return errors.New("times and counts must not be negative")
 	}
-	if cfg.OutDir != "" {
+	switch {
+	case cfg.Resume && cfg.OutDir == "":
+		return fmt.Errorf("%w: no records' directory to resume from", ErrResume)
+	case cfg.Resume:
+		if st, err := os.Stat(cfg.OutDir); err != nil || !st.IsDir() {
+			return fmt.Errorf("%w: %s is not a directory of records", ErrResume, cfg.OutDir)
+		}
+	case cfg.OutDir != "":
 		if err := checkOutDir(cfg.OutDir); err != nil {
 			return err
 		}

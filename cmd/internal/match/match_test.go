@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -444,6 +445,148 @@ func FuzzParseEval(f *testing.F) {
 			e.Mate > MateUnknown || e.Mate < -MateUnknown || !(e.Rate >= 0 && e.Rate <= 1) ||
 			e.IsRate && (e.Score != 0 || e.Mate != 0) {
 			t.Fatalf("%q: %+v", line, e)
+		}
+	})
+}
+
+// TestResume stops a match's record as a kill would (the journal's last
+// line torn, the next game's records written but not journaled, the rest
+// not played) and resumes it: the journaled games are counted, not
+// played again, the orphan records are replaced, and the score is the
+// uninterrupted match's (the fake brains play the same games every time).
+// A resume with other settings, or of a directory that holds no match, is
+// refused with ErrResume; a resume of a finished match plays nothing.
+func TestResume(t *testing.T) {
+	ops := []Opening{{Name: "a", Moves: mustMoves(t, "h8 h9 i9")}, {Name: "b", Moves: mustMoves(t, "h8 i9 g10")},
+		{Name: "c", Moves: mustMoves(t, "h8 h7 j10")}}
+	cfg := func(dir string) Config {
+		return Config{Engines: [2]EngineSpec{fake("good"), fake("good")}, Rule: engine.Freestyle, Openings: ops,
+			TurnTime: 300 * time.Millisecond, Tolerance: 50 * time.Millisecond, OutDir: dir}
+	}
+	dir := t.TempDir()
+	whole, err := Run(context.Background(), cfg(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.Games) != 6 || whole.Resumed != 0 {
+		t.Fatalf("the whole match: %d games, %d resumed", len(whole.Games), whole.Resumed)
+	}
+	jpath := filepath.Join(dir, journalName)
+	data, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) != 7 || lines[6] != "" {
+		t.Fatalf("journal of %d lines, want 6", len(lines)-1)
+	}
+	// the kill: games 1-3 journaled, game 4's line torn, its records
+	// there, games 5 and 6 not played
+	if err := os.WriteFile(jpath, []byte(strings.Join(lines[:3], "")+lines[3][:len(lines[3])/2]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{5, 6} {
+		for _, ext := range []string{"psq", "sgf"} {
+			os.Remove(filepath.Join(dir, fmt.Sprintf("%03d.%s", k, ext)))
+		}
+	}
+	c := cfg(dir)
+	c.Resume = true
+	var log strings.Builder
+	c.Log = &log
+	res, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resumed != 3 || len(res.Games) != 6 || res.Stats != whole.Stats || res.Pairs != whole.Pairs {
+		t.Errorf("resumed %d, %d games, %+v %v; want 3, 6, %+v %v", res.Resumed, len(res.Games), res.Stats, res.Pairs,
+			whole.Stats, whole.Pairs)
+	}
+	if n := strings.Count(log.String(), "\n"); n != 3 {
+		t.Errorf("the resumed run played %d games, want 3:\n%s", n, log.String())
+	}
+	for i, g := range res.Games {
+		if g.Index != i || !slices.Equal(g.Moves, whole.Games[i].Moves) || g.Winner != whole.Games[i].Winner {
+			t.Errorf("game %d: %v won by %v, want %v won by %v", i+1, g.Moves, g.Winner, whole.Games[i].Moves, whole.Games[i].Winner)
+		}
+		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("%03d.psq", i+1))); err != nil {
+			t.Errorf("game %d: %v", i+1, err)
+		}
+	}
+	if data, _ := os.ReadFile(jpath); strings.Count(string(data), "\n") != 6 || !strings.HasSuffix(string(data), "\n") {
+		t.Errorf("the journal after the resume:\n%s", data)
+	}
+	// finished: nothing to play
+	log.Reset()
+	if res, err := Run(context.Background(), c); err != nil {
+		t.Errorf("resuming a finished match: %v", err)
+	} else if res.Resumed != 6 || log.Len() != 0 {
+		t.Errorf("resuming a finished match: resumed %d, played:\n%s", res.Resumed, log.String())
+	}
+	// other settings, and a directory of no match
+	other := c
+	other.TurnTime = 200 * time.Millisecond
+	if _, err := Run(context.Background(), other); !errors.Is(err, ErrResume) || !strings.Contains(err.Error(), "turn_ns") {
+		t.Errorf("a resume at another time per move: %v, want ErrResume naming turn_ns", err)
+	}
+	empty := cfg(t.TempDir())
+	empty.Resume = true
+	if _, err := Run(context.Background(), empty); !errors.Is(err, ErrResume) {
+		t.Errorf("a resume of an empty directory: %v, want ErrResume", err)
+	}
+	// a directory that holds a match is still refused without Resume
+	if _, err := Run(context.Background(), cfg(dir)); !errors.Is(err, ErrOutDir) {
+		t.Errorf("a new match into a used directory: %v, want ErrOutDir", err)
+	}
+}
+
+// mustMoves parses a move list.
+func mustMoves(t *testing.T, s string) []engine.Point {
+	t.Helper()
+	var out []engine.Point
+	for _, f := range strings.Fields(s) {
+		p, err := engine.ParsePoint(f, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// FuzzResume reads arbitrary bytes as a match directory's journal: a
+// resume never panics, and the games it accepts are in range, of valid
+// engines and winners, each once.
+func FuzzResume(f *testing.F) {
+	g := GameResult{Index: 1, Opening: "a", Black: 1, White: 0, Winner: engine.White, Reason: "five",
+		Moves: []engine.Point{112, 113}}
+	line, _ := json.Marshal(&g)
+	f.Add(append(line, '\n'))
+	f.Add(append(append(line, '\n'), line[:10]...))
+	f.Add([]byte("{\"Index\":-1}\n"))
+	f.Add([]byte("{\"Index\":0,\"Black\":2,\"White\":-1}\n"))
+	cfg := Config{Engines: [2]EngineSpec{{Name: "a", Argv: []string{"a"}}, {Name: "b", Argv: []string{"b"}}},
+		Rule: engine.Freestyle, Size: 15, TurnTime: time.Second, Openings: []Opening{{Name: "empty"}}}
+	m, _ := json.Marshal(manifestOf(&cfg, 4))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, manifestName), m, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, journalName), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		games, err := resumeFrom(dir, &cfg, 4)
+		if err != nil {
+			if !errors.Is(err, ErrResume) {
+				t.Fatalf("not ErrResume: %v", err)
+			}
+			return
+		}
+		for i, g := range games {
+			if i != g.Index || i < 0 || i >= 4 || g.Black+g.White != 1 || g.Winner > engine.White {
+				t.Fatalf("accepted %+v at %d", g, i)
+			}
 		}
 	})
 }

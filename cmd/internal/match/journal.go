@@ -1,0 +1,219 @@
+package match
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"gomoku/engine"
+)
+
+// A match's directory (Config.OutDir) holds, beside each game's NNN.psq
+// and NNN.sgf, the match's settings (manifestName) and a journal of its
+// finished games (journalName, one JSON line per game, appended and
+// synced after the game's records are in place), so that a match stopped
+// by Ctrl-C or killed resumes (Config.Resume): the games of the journal
+// are counted as played, the rest are played. A line torn by a kill is cut
+// off, and the records of a game that never reached the journal are
+// removed and the game played again.
+const (
+	manifestName = "match.json"
+	journalName  = "games.jsonl"
+)
+
+// ErrResume: Config.Resume was asked of a directory that holds no match
+// to resume, or a match played with other settings.
+var ErrResume = errors.New("the match cannot be resumed")
+
+// manifest is what a match's results depend on: a resumed match must
+// have the same.
+type manifest struct {
+	Version   int           `json:"version"`
+	Engines   [2]EngineSpec `json:"engines"`
+	Rule      string        `json:"rule"`
+	Size      int           `json:"size"`
+	Games     int           `json:"games"`
+	TurnTime  time.Duration `json:"turn_ns"`
+	MatchTime time.Duration `json:"match_ns"`
+	Increment time.Duration `json:"increment_ns"`
+	TimeOdds  float64       `json:"time_odds"`
+	Tolerance time.Duration `json:"tolerance_ns"`
+	Swap2     bool          `json:"swap2"`
+	MemoryMiB int           `json:"memory_mib"`
+	Threads   int           `json:"threads"`
+	Openings  []Opening     `json:"openings"`
+}
+
+// manifestOf returns cfg's manifest for a match of n games.
+func manifestOf(cfg *Config, n int) manifest {
+	return manifest{Version: 1, Engines: cfg.Engines, Rule: cfg.Rule.String(), Size: cfg.Size, Games: n,
+		TurnTime: cfg.TurnTime, MatchTime: cfg.MatchTime, Increment: cfg.Increment, TimeOdds: cfg.TimeOdds,
+		Tolerance: cfg.Tolerance, Swap2: cfg.Swap2, MemoryMiB: cfg.MemoryMiB, Threads: cfg.Threads,
+		Openings: cfg.Openings}
+}
+
+// differs names the fields in which m and o differ (their JSON names).
+func (m manifest) differs(o manifest) []string {
+	var out []string
+	a, b := reflect.ValueOf(m), reflect.ValueOf(o)
+	for i := range a.NumField() {
+		if !reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+			name, _, _ := strings.Cut(a.Type().Field(i).Tag.Get("json"), ",")
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// writeManifest writes the manifest of a new match into dir (through a
+// temporary file renamed into place, so that it is whole or absent).
+func writeManifest(dir string, m manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, manifestName), append(data, '\n'))
+}
+
+// writeAtomic writes data to name through a temporary file in the same
+// directory, synced and renamed over name.
+func writeAtomic(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-"+filepath.Base(name)+"-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), name); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// resumeFrom reads the match in dir for a resumed run of cfg with n games:
+// the manifest must equal cfg's, and the journal's games are returned by
+// index (a torn last line, left by a kill, is cut off the file). The
+// records of games missing from the journal are removed: those games are
+// played again. Errors: ErrResume (no manifest, other settings, a game out
+// of range or recorded twice), and the file system's.
+func resumeFrom(dir string, cfg *Config, n int) (map[int]GameResult, error) {
+	data, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s holds no %s (not the directory of a match)", ErrResume, dir, manifestName)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var old manifest
+	if err := json.Unmarshal(data, &old); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrResume, filepath.Join(dir, manifestName), err)
+	}
+	if d := old.differs(manifestOf(cfg, n)); len(d) > 0 {
+		return nil, fmt.Errorf("%w: %s was played with other settings (%s)", ErrResume, dir, strings.Join(d, ", "))
+	}
+	games := map[int]GameResult{}
+	name := filepath.Join(dir, journalName)
+	data, err = os.ReadFile(name)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	good := 0 // the bytes of whole lines
+	for line := 1; len(data[good:]) > 0; line++ {
+		rest := data[good:]
+		end := bytes.IndexByte(rest, '\n')
+		if end < 0 {
+			break // torn by a kill: cut off below
+		}
+		var g GameResult
+		if err := json.Unmarshal(rest[:end], &g); err != nil {
+			return nil, fmt.Errorf("%w: %s:%d: %w", ErrResume, name, line, err)
+		}
+		if g.Index < 0 || g.Index >= n {
+			return nil, fmt.Errorf("%w: %s:%d: game %d of a match of %d", ErrResume, name, line, g.Index+1, n)
+		}
+		if g.Black < 0 || g.Black > 1 || g.White != 1-g.Black || g.Winner > engine.White {
+			return nil, fmt.Errorf("%w: %s:%d: game %d: engines %d and %d, winner %d", ErrResume, name, line, g.Index+1,
+				g.Black, g.White, g.Winner)
+		}
+		if _, dup := games[g.Index]; dup {
+			return nil, fmt.Errorf("%w: %s:%d: game %d recorded twice", ErrResume, name, line, g.Index+1)
+		}
+		games[g.Index] = g
+		good += end + 1
+	}
+	if good < len(data) {
+		if err := os.Truncate(name, int64(good)); err != nil {
+			return nil, err
+		}
+	}
+	// records of games the journal does not hold: written before a kill
+	// that came ahead of the journal's line
+	for _, ext := range []string{"psq", "sgf"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "[0-9][0-9][0-9]*."+ext))
+		for _, f := range files {
+			var k int
+			if _, err := fmt.Sscanf(filepath.Base(f), "%d."+ext, &k); err != nil {
+				continue
+			}
+			if _, ok := games[k-1]; !ok {
+				if err := os.Remove(f); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return games, nil
+}
+
+// journal appends finished games to a match directory's journal.
+type journal struct {
+	f *os.File
+	w *bufio.Writer
+}
+
+// openJournal opens dir's journal for appending.
+func openJournal(dir string) (*journal, error) {
+	f, err := os.OpenFile(filepath.Join(dir, journalName), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &journal{f: f, w: bufio.NewWriter(f)}, nil
+}
+
+// add appends game g as a line and syncs it to the disk.
+func (j *journal) add(g *GameResult) error {
+	data, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	if _, err := j.w.Write(append(data, '\n')); err != nil {
+		return err
+	}
+	if err := j.w.Flush(); err != nil {
+		return err
+	}
+	return j.f.Sync()
+}
+
+// close closes the journal.
+func (j *journal) close() error { return j.f.Close() }
