@@ -457,8 +457,10 @@ func FuzzParseEval(f *testing.F) {
 // A resume with other settings, or of a directory that holds no match, is
 // refused with ErrResume; a resume of a finished match plays nothing.
 func TestResume(t *testing.T) {
-	ops := []Opening{{Name: "a", Moves: mustMoves(t, "h8 h9 i9")}, {Name: "b", Moves: mustMoves(t, "h8 i9 g10")},
-		{Name: "c", Moves: mustMoves(t, "h8 h7 j10")}}
+	at := engine.PointAt
+	ops := []Opening{{Name: "a", Moves: []engine.Point{at(7, 7), at(7, 8), at(8, 8)}}, // h8 h9 i9
+		{Name: "b", Moves: []engine.Point{at(7, 7), at(8, 8), at(6, 9)}}, // h8 i9 g10
+		{Name: "c", Moves: []engine.Point{at(7, 7), at(7, 6), at(9, 9)}}} // h8 h7 j10
 	cfg := func(dir string) Config {
 		return Config{Engines: [2]EngineSpec{fake("good"), fake("good")}, Rule: engine.Freestyle, Openings: ops,
 			TurnTime: 300 * time.Millisecond, Tolerance: 50 * time.Millisecond, OutDir: dir}
@@ -538,20 +540,6 @@ func TestResume(t *testing.T) {
 	if _, err := Run(context.Background(), cfg(dir)); !errors.Is(err, ErrOutDir) {
 		t.Errorf("a new match into a used directory: %v, want ErrOutDir", err)
 	}
-}
-
-// mustMoves parses a move list.
-func mustMoves(t *testing.T, s string) []engine.Point {
-	t.Helper()
-	var out []engine.Point
-	for _, f := range strings.Fields(s) {
-		p, err := engine.ParsePoint(f, 15)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out
 }
 
 // FuzzResume reads arbitrary bytes as a match directory's journal: a
