@@ -191,9 +191,15 @@ type journal struct {
 	w *bufio.Writer
 }
 
-// openJournal opens dir's journal for appending.
-func openJournal(dir string) (*journal, error) {
-	f, err := os.OpenFile(filepath.Join(dir, journalName), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+// openJournal opens dir's journal for appending; fresh empties it first
+// (a new match: a journal left there holds no game whose records remain,
+// since checkOutDir found none).
+func openJournal(dir string, fresh bool) (*journal, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if fresh {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(filepath.Join(dir, journalName), flags, 0o644)
 	if err != nil {
 		return nil, err
 	}

@@ -185,7 +185,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, fmt.Errorf("%w: %w", ErrOutDir, err)
 		}
 		var err error
-		if jr, err = openJournal(cfg.OutDir); err != nil {
+		if jr, err = openJournal(cfg.OutDir, !cfg.Resume); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrOutDir, err)
 		}
 		defer jr.close()
