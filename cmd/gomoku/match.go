@@ -49,7 +49,7 @@ func matchCommand() *cli.Command {
 			&cli.IntFlag{Name: "memory", Value: 128, Usage: "INFO max_memory for each brain, MiB (0: not sent)"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop early by a sequential test of elo0,elo1 (alpha = beta = 0.05; over the pairs of games from one opening, over games under swap2), e.g. 0,20"},
 			&cli.StringFlag{Name: "out", Usage: "write every game to `DIR` as NNN.psq and NNN.sgf, with the match's settings (match.json) and a journal of its finished games (games.jsonl) for --resume"},
-			&cli.BoolFlag{Name: "resume", Usage: "continue the match in --out DIR (stopped by Ctrl-C or killed): its finished games are counted, the rest played; the same settings and openings (--shuffle too) are required"},
+			&cli.BoolFlag{Name: "resume", Usage: "continue the match in --out DIR (stopped by Ctrl-C or killed): its finished games are counted, the rest played; the same settings and openings (--shuffle too) are required, but --games may grow to extend a match"},
 			&cli.Uint64Flag{Name: "shuffle", Usage: "play the openings in an order drawn from `SEED` (each opening's two games stay together), so that a match stopped early (--sprt, --games) samples the whole file, not its first openings; 0: the file's order"},
 			&cli.StringFlag{Name: "opening-rule", Value: "none", Usage: "none (the openings file's positions) or swap2 (Gomocup's SWAP2BOARD; OPENINGS is -)"},
 		},

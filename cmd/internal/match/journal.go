@@ -59,9 +59,13 @@ func manifestOf(cfg *Config, n int) manifest {
 		Openings: cfg.Openings}
 }
 
-// differs names the fields in which m and o differ (their JSON names).
+// differs names the fields in which m and o differ (their JSON names),
+// the number of games aside: game i's opening and colours depend on i
+// alone, so a resumed match may play more games, or fewer, than the first
+// run meant to.
 func (m manifest) differs(o manifest) []string {
 	var out []string
+	m.Games, o.Games = 0, 0
 	a, b := reflect.ValueOf(m), reflect.ValueOf(o)
 	for i := range a.NumField() {
 		if !reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
@@ -114,8 +118,11 @@ func writeAtomic(name string, data []byte) error {
 // the manifest must equal cfg's, and the journal's games are returned by
 // index (a torn last line, left by a kill, is cut off the file). The
 // records of games missing from the journal are removed: those games are
-// played again. Errors: ErrResume (no manifest, other settings, a game out
-// of range or recorded twice), and the file system's.
+// played again. The number of games may differ from the first run's: the
+// journal's games beyond n are kept (and left out of this run's results),
+// and the manifest takes the new number. Errors: ErrResume (no manifest,
+// other settings, an invalid line, a game recorded twice), and the file
+// system's.
 func resumeFrom(dir string, cfg *Config, n int) (map[int]GameResult, error) {
 	data, err := os.ReadFile(filepath.Join(dir, manifestName))
 	if errors.Is(err, os.ErrNotExist) {
@@ -148,8 +155,8 @@ func resumeFrom(dir string, cfg *Config, n int) (map[int]GameResult, error) {
 		if err := json.Unmarshal(rest[:end], &g); err != nil {
 			return nil, fmt.Errorf("%w: %s:%d: %w", ErrResume, name, line, err)
 		}
-		if g.Index < 0 || g.Index >= n {
-			return nil, fmt.Errorf("%w: %s:%d: game %d of a match of %d", ErrResume, name, line, g.Index+1, n)
+		if g.Index < 0 {
+			return nil, fmt.Errorf("%w: %s:%d: game %d", ErrResume, name, line, g.Index+1)
 		}
 		if g.Black < 0 || g.Black > 1 || g.White != 1-g.Black || g.Winner > engine.White {
 			return nil, fmt.Errorf("%w: %s:%d: game %d: engines %d and %d, winner %d", ErrResume, name, line, g.Index+1,
@@ -163,6 +170,11 @@ func resumeFrom(dir string, cfg *Config, n int) (map[int]GameResult, error) {
 	}
 	if good < len(data) {
 		if err := os.Truncate(name, int64(good)); err != nil {
+			return nil, err
+		}
+	}
+	if old.Games != n {
+		if err := writeManifest(dir, manifestOf(cfg, n)); err != nil {
 			return nil, err
 		}
 	}

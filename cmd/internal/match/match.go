@@ -106,7 +106,8 @@ type Config struct {
 	OutDir string
 	// Resume continues the match recorded in OutDir (stopped by Ctrl-C or
 	// killed): its finished games count as played and the rest are
-	// played. Its settings must be the same (ErrResume otherwise).
+	// played. Its settings must be the same (ErrResume otherwise), except
+	// the number of games, which may grow (a match extended) or shrink.
 	Resume bool
 	// SPRT, when not nil, stops the match once it accepts a hypothesis.
 	SPRT *SPRT

@@ -455,7 +455,8 @@ func FuzzParseEval(f *testing.F) {
 // played again, the orphan records are replaced, and the score is the
 // uninterrupted match's (the fake brains play the same games every time).
 // A resume with other settings, or of a directory that holds no match, is
-// refused with ErrResume; a resume of a finished match plays nothing.
+// refused with ErrResume; a resume of a finished match plays nothing, and
+// one asking for more games plays those.
 func TestResume(t *testing.T) {
 	at := engine.PointAt
 	ops := []Opening{{Name: "a", Moves: []engine.Point{at(7, 7), at(7, 8), at(8, 8)}}, // h8 h9 i9
@@ -525,6 +526,19 @@ func TestResume(t *testing.T) {
 	} else if res.Resumed != 6 || log.Len() != 0 {
 		t.Errorf("resuming a finished match: resumed %d, played:\n%s", res.Resumed, log.String())
 	}
+	// extended to 8 games: the two more are played, and the manifest
+	// takes the new number
+	log.Reset()
+	longer := c
+	longer.Games = 8
+	if res, err := Run(context.Background(), longer); err != nil {
+		t.Errorf("extending to 8 games: %v", err)
+	} else if res.Resumed != 6 || len(res.Games) != 8 || strings.Count(log.String(), "\n") != 2 {
+		t.Errorf("extending to 8 games: resumed %d of %d, played:\n%s", res.Resumed, len(res.Games), log.String())
+	}
+	if m, _ := os.ReadFile(filepath.Join(dir, manifestName)); !strings.Contains(string(m), `"games": 8`) {
+		t.Errorf("the manifest after the extension:\n%s", m)
+	}
 	// other settings, and a directory of no match
 	other := c
 	other.TurnTime = 200 * time.Millisecond
@@ -572,7 +586,7 @@ func FuzzResume(f *testing.F) {
 			return
 		}
 		for i, g := range games {
-			if i != g.Index || i < 0 || i >= 4 || g.Black+g.White != 1 || g.Winner > engine.White {
+			if i != g.Index || i < 0 || g.Black+g.White != 1 || g.Winner > engine.White {
 				t.Fatalf("accepted %+v at %d", g, i)
 			}
 		}
