@@ -231,7 +231,7 @@ func runMatch(c *cli.Context) error {
 	}
 	if res.Resumed > 0 {
 		fmt.Fprintf(out, "resumed: %d of the %d games counted were played before, read from %s\n", res.Resumed, len(res.Games),
-			filepath.Join(cfg.OutDir, "games.jsonl"))
+			filepath.Join(cfg.OutDir, match.JournalName))
 	}
 	writeMatchSummary(out, &cfg, res)
 	if runErr == nil {

@@ -12,20 +12,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/renameio/v2"
+
 	"gomoku/engine"
 )
 
 // A match's directory (Config.OutDir) holds, beside each game's NNN.psq
 // and NNN.sgf, the match's settings (manifestName) and a journal of its
-// finished games (journalName, one JSON line per game, appended and
+// finished games (JournalName, one JSON line per game, appended and
 // synced after the game's records are in place), so that a match stopped
 // by Ctrl-C or killed resumes (Config.Resume): the games of the journal
 // are counted as played, the rest are played. A line torn by a kill is cut
 // off, and the records of a game that never reached the journal are
 // removed and the game played again.
 const (
+	// manifestName is the settings' file name in the records' directory.
 	manifestName = "match.json"
-	journalName  = "games.jsonl"
+	// JournalName is the journal's file name in the records' directory.
+	JournalName = "games.jsonl"
 )
 
 // ErrResume: Config.Resume was asked of a directory that holds no match
@@ -76,42 +80,15 @@ func (m manifest) differs(o manifest) []string {
 	return out
 }
 
-// writeManifest writes the manifest of a new match into dir (through a
-// temporary file renamed into place, so that it is whole or absent).
+// writeManifest writes the manifest of a match into dir, whole or not at
+// all (renameio).
 func writeManifest(dir string, m manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, manifestName), append(data, '\n'))
-}
-
-// writeAtomic writes data to name through a temporary file in the same
-// directory, synced and renamed over name.
-func writeAtomic(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-"+filepath.Base(name)+"-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), name); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	// a temporary file, synced and renamed into place
+	return renameio.WriteFile(filepath.Join(dir, manifestName), append(data, '\n'), 0o644)
 }
 
 // resumeFrom reads the match in dir for a resumed run of cfg with n games:
@@ -139,7 +116,7 @@ func resumeFrom(dir string, cfg *Config, n int) (map[int]GameResult, error) {
 		return nil, fmt.Errorf("%w: %s was played with other settings (%s)", ErrResume, dir, strings.Join(d, ", "))
 	}
 	games := map[int]GameResult{}
-	name := filepath.Join(dir, journalName)
+	name := filepath.Join(dir, JournalName)
 	data, err = os.ReadFile(name)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -211,7 +188,7 @@ func openJournal(dir string, fresh bool) (*journal, error) {
 	if fresh {
 		flags |= os.O_TRUNC
 	}
-	f, err := os.OpenFile(filepath.Join(dir, journalName), flags, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, JournalName), flags, 0o644)
 	if err != nil {
 		return nil, err
 	}

@@ -226,9 +226,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					}
 				}
 				results[i], done[i] = g, true
-				if count(i) {
-					stop = true
-				}
+				stop = count(i) || stop
 				if cfg.Log != nil {
 					fmt.Fprintln(cfg.Log, g.Line(&cfg))
 				}

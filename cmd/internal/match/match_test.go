@@ -474,7 +474,7 @@ func TestResume(t *testing.T) {
 	if len(whole.Games) != 6 || whole.Resumed != 0 {
 		t.Fatalf("the whole match: %d games, %d resumed", len(whole.Games), whole.Resumed)
 	}
-	jpath := filepath.Join(dir, journalName)
+	jpath := filepath.Join(dir, JournalName)
 	data, err := os.ReadFile(jpath)
 	if err != nil {
 		t.Fatal(err)
@@ -575,7 +575,7 @@ func FuzzResume(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, manifestName), m, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, journalName), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, JournalName), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		games, err := resumeFrom(dir, &cfg, 4)
