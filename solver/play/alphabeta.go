@@ -126,7 +126,9 @@ type ABParams struct {
 	PruneDepth int
 	// MaxMoves and MovesPerPly cap the moves searched below the root at
 	// MaxMoves + MovesPerPly·depth, best first by the move ordering
-	// (MaxMoves 0: no cap). The moves against a threat are never capped.
+	// (MaxMoves 0: no cap), and PolicyMoves more where the network's
+	// policy orders them (PolicyOrder). The moves against a threat are
+	// never capped.
 	// Measured at 300 ms a move against 10 + 2·depth (freestyle, Piskvork's
 	// openings, 100 games each, 2026-11-26): 5 + depth scored 57.5 (+53
 	// Elo [−15, +124]), 7 + depth 52, 14 + 3·depth 44.5; together with
@@ -224,22 +226,32 @@ type ABParams struct {
 	PolicyReduce int32
 	// PolicyOrder, with a network evaluation (Weights.Nets), adds
 	// PolicyOrder times the network's policy logit of each move to its
-	// ordering score in genMoves (0: off). The ordering decides which
-	// MaxMoves + MovesPerPly·depth moves are searched at all. Off by
-	// default: the shipped networks' logits spread by about 3 (standard
-	// deviation over the empty cells of random middle games), so 40 moves
-	// a score by about 120, as much as the tables' cell values; against
-	// the default at 300 ms a move (2026-11-30, the balanced openings with
-	// colours swapped, 200 games each, AVX2 build) 40 scored freestyle
-	// 95 – 102, 3 drawn (48.2%, −12 Elo [−61, +36]) and renju 104 – 95,
-	// 1 drawn (52.2%, +16 [−32, +64]).
+	// ordering score in genMoves (0: off), and PolicyMoves (moves, 0 to
+	// 20) widens the cap on the moves searched below the root to
+	// MaxMoves + PolicyMoves + MovesPerPly·depth: the policy picks the
+	// moves the wider beam adds. The ordering decides which moves are
+	// searched at all. The shipped networks' logits spread by about 3
+	// (standard deviation over the empty cells of random middle games), so
+	// 40 moves a score by about 120, as much as the tables' cell values.
+	// The defaults, 40 and 3 (5 + 3 + depth moves with a network; the
+	// tables keep 5 + depth), replaced 0 and 0 on 2026-12-02: against
+	// Rapfi at 300 ms a move (the balanced openings with colours swapped,
+	// AVX2 builds, each run side by side with the old defaults on the
+	// same games) they scored freestyle 31.4% against 26.8% (516 games
+	// each, in three runs: 32.8 / 25.9, 31.5 / 27.0, 30.5 / 27.3%),
+	// standard 34.0% against 30.0% (200 each), renju 24.6% for both (114
+	// each) and 30.0% against 28.0% (200 each). PolicyOrder 40 alone, with the
+	// narrow beam, had scored freestyle 48.2% head to head (−12 Elo
+	// [−61, +36]) and renju 52.2% (+16 [−32, +64]) on 2026-11-30.
 	PolicyOrder int32
+	PolicyMoves int
 }
 
 // DefaultABParams are the defaults of ABParams.
 func DefaultABParams() ABParams {
 	return ABParams{Aspiration: 150, LMRBase: 50, LMRDiv: 220, FutilityMargin: 400, LateMoves: 12, QFours: 0, ReverseMargin: 150, RazorMargin: 700, VCFDefDepth: 0, VCFDefNodes: 300,
-		MaxMoves: 5, MovesPerPly: 1, ThreatExt: 4, PruneDepth: 8, LMRMinDepth: 2, LMRThrees: 1}
+		MaxMoves: 5, MovesPerPly: 1, ThreatExt: 4, PruneDepth: 8, LMRMinDepth: 2, LMRThrees: 1,
+		PolicyOrder: 40, PolicyMoves: 3}
 }
 
 // NewAlphaBeta returns an AlphaBeta whose table takes about mib MiB
@@ -754,7 +766,11 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 			}
 			limit = min(limit, max(mc, 1))
 		case p.MaxMoves > 0:
-			limit = min(limit, p.MaxMoves+p.MovesPerPly*depth)
+			mm := p.MaxMoves
+			if e.acc != nil && p.PolicyOrder > 0 {
+				mm += p.PolicyMoves
+			}
+			limit = min(limit, mm+p.MovesPerPly*depth)
 		}
 	}
 	bestScore, bestMove := int32(-WinScore-1), engine.NoPoint

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gomoku/engine"
+	"gomoku/nnue"
 	"gomoku/solver"
 )
 
@@ -222,5 +223,44 @@ func TestMultiPVValues(t *testing.T) {
 	}
 	if same*2 < all {
 		t.Errorf("%d of %d listed values match the move searched alone", same, all)
+	}
+}
+
+// TestPolicyMoves checks that PolicyMoves widens the cap on the moves
+// below the root only where the network's policy orders them: on
+// TestSearchKnobs's middle game at depth 7, with the tables the tree is the
+// same node for node with PolicyMoves 0 and 3; with the shipped freestyle
+// network it changes (15,934 nodes with 0, 12,927 with 3: the wider beam
+// finds the cut-offs sooner), and PolicyMoves does nothing when
+// PolicyOrder is 0.
+func TestPolicyMoves(t *testing.T) {
+	narrow := DefaultABParams()
+	narrow.PolicyMoves = 0
+	wide := DefaultABParams()
+	wide.PolicyMoves = 3
+	off, offWide := narrow, wide
+	off.PolicyOrder, offWide.PolicyOrder = 0, 0
+	net := *DefaultWeights()
+	net.Nets[engine.Freestyle] = nnue.Default(engine.Freestyle)
+	search := func(w *Weights, p ABParams) int64 {
+		b := movesBoard(t, engine.Freestyle, "h8h9i9g7j10k11")
+		a := NewAlphaBeta(16)
+		a.Params, a.Weights = p, w
+		rep, err := a.Search(context.Background(), b, engine.Black, solver.Limits{Depth: 7}, 1, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.Nodes
+	}
+	if n0, n3 := search(nil, narrow), search(nil, wide); n0 != n3 {
+		t.Errorf("tables: %d nodes with PolicyMoves 0, %d with 3; want the same tree", n0, n3)
+	}
+	n0, n3 := search(&net, narrow), search(&net, wide)
+	t.Logf("network: %d nodes with PolicyMoves 0, %d with 3", n0, n3)
+	if n3 == n0 {
+		t.Errorf("network: %d nodes with PolicyMoves 0 and 3; want another tree", n0)
+	}
+	if a, b := search(&net, off), search(&net, offWide); a != b {
+		t.Errorf("network without the policy's order: %d nodes with PolicyMoves 0, %d with 3; want the same tree", a, b)
 	}
 }

@@ -25,12 +25,22 @@ func (e *ParamsError) Error() string { return e.Msg }
 // search of more nodes at every inner node would stall the search.
 const maxVCFDefNodes = 1_000_000
 
+// maxPolicyOrder and maxPolicyMoves bound ABParams.PolicyOrder and
+// PolicyMoves in a parameter file (the genetic tuner, which plays with the
+// tables, leaves them alone): a weight of 1,000 already lets the policy
+// alone order the moves, and 20 more moves at every node is a beam wider
+// than any measured.
+const (
+	maxPolicyOrder = 1000
+	maxPolicyMoves = 20
+)
+
 // ParseABParams reads alpha-beta's parameters from a JSON object whose keys
 // are ABParams's field names, as `gomoku tune --ga --out FILE` writes them
 // (for example {"MaxMoves": 12, "LMRDiv": 200}); the fields it leaves out
 // keep DefaultABParams's values. Every value must lie between 0 and the
 // upper bound the genetic tuner searches (abGenes; VCFDefNodes up to
-// 1,000,000), and the object must be the whole input. Errors: a
+// 1,000,000, PolicyOrder up to 1,000, PolicyMoves up to 20), and the object must be the whole input. Errors: a
 // *ParamsError for malformed JSON, an unknown field, trailing data or a
 // value out of range.
 func ParseABParams(data []byte) (ABParams, error) {
@@ -66,6 +76,12 @@ func ParseABParams(data []byte) (ABParams, error) {
 		if v := g.get(&p); v < 0 || v > g.hi {
 			return p, &ParamsError{Msg: fmt.Sprintf("%s = %v: want 0 to %v", g.field, v, g.hi)}
 		}
+	}
+	if p.PolicyOrder < 0 || p.PolicyOrder > maxPolicyOrder {
+		return p, &ParamsError{Msg: fmt.Sprintf("PolicyOrder = %d: want 0 to %d", p.PolicyOrder, maxPolicyOrder)}
+	}
+	if p.PolicyMoves < 0 || p.PolicyMoves > maxPolicyMoves {
+		return p, &ParamsError{Msg: fmt.Sprintf("PolicyMoves = %d: want 0 to %d", p.PolicyMoves, maxPolicyMoves)}
 	}
 	if p.VCFDefNodes < 0 || p.VCFDefNodes > maxVCFDefNodes {
 		return p, &ParamsError{Msg: fmt.Sprintf("VCFDefNodes = %d: want 0 to %d", p.VCFDefNodes, maxVCFDefNodes)}

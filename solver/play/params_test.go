@@ -37,6 +37,8 @@ func TestParseABParams(t *testing.T) {
 		{`{"MaxMoves": "12"}`, "cannot unmarshal string", 17},
 		{`{"MaxMoves": 12} {}`, "data after the JSON object", 18},
 		{`{"MaxMoves": 31}`, "MaxMoves = 31: want 0 to 30", 0},
+		{`{"PolicyOrder": -1}`, "PolicyOrder = -1: want 0 to 1000", 0},
+		{`{"PolicyMoves": 21}`, "PolicyMoves = 21: want 0 to 20", 0},
 		{`{"LMRBase": -1}`, "LMRBase = -1", 0},
 		{`{"VCFDefNodes": 2000000}`, "VCFDefNodes = 2000000", 0},
 	} {
