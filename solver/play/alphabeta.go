@@ -772,7 +772,7 @@ func (t *abThread) search(lmr *lmrTable, depth int, alpha, beta int32, ply int, 
 			limit = min(limit, max(mc, 1))
 		case p.MaxMoves > 0:
 			mm := p.MaxMoves
-			if e.acc != nil && p.PolicyOrder > 0 {
+			if t.policyWeight() != 0 {
 				mm += p.PolicyMoves
 			}
 			limit = min(limit, mm+p.MovesPerPly*depth)

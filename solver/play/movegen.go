@@ -108,10 +108,7 @@ func (t *abThread) genMoves(ply int, ttMove engine.Point, sorted, vcfThreat bool
 	}
 	tc := &e.t[ci]
 	to := &e.t[(o-1)&1]
-	policy := float32(0)
-	if e.acc != nil {
-		policy = float32(t.a.Params.PolicyOrder)
-	}
+	policy := t.policyWeight()
 	for y := 0; y < n; y++ {
 		row := engine.PointAt(0, y)
 		for x := 0; x < n; x++ {
@@ -312,4 +309,15 @@ func (t *abThread) stops(c engine.Color, p engine.Point) bool {
 	}
 	b.Undo()
 	return ok
+}
+
+// policyWeight is the weight of the network's policy logit in the move
+// ordering: ABParams.PolicyOrder with a network evaluation, 0 with the
+// tables (no policy). Where it is not 0 the cap on the moves below the
+// root takes ABParams.PolicyMoves more.
+func (t *abThread) policyWeight() float32 {
+	if t.e.acc == nil {
+		return 0
+	}
+	return float32(t.a.Params.PolicyOrder)
 }

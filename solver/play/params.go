@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -21,26 +23,25 @@ type ParamsError struct {
 // from Offset).
 func (e *ParamsError) Error() string { return e.Msg }
 
-// maxVCFDefNodes bounds ABParams.VCFDefNodes in a parameter file: a VCF
-// search of more nodes at every inner node would stall the search.
-const maxVCFDefNodes = 1_000_000
-
-// maxPolicyOrder and maxPolicyMoves bound ABParams.PolicyOrder and
-// PolicyMoves in a parameter file (the genetic tuner, which plays with the
-// tables, leaves them alone): a weight of 1,000 already lets the policy
-// alone order the moves, and 20 more moves at every node is a beam wider
-// than any measured.
-const (
-	maxPolicyOrder = 1000
-	maxPolicyMoves = 20
-)
+// fileOnly bounds, in a parameter file, the ABParams fields that the
+// genetic tuner leaves alone (abGenes bounds the rest): VCFDefNodes up to
+// 1,000,000 (a VCF search of more nodes at every inner node would stall
+// the search); PolicyOrder up to 1,000 (a weight that already lets the
+// policy alone order the moves) and PolicyMoves up to 20 (a beam wider
+// than any measured), which the tuner, playing with the tables, cannot
+// see.
+var fileOnly = []gene{
+	{"vcf_def_nodes", "VCFDefNodes", 0, 1_000_000, func(p *ABParams) float64 { return float64(p.VCFDefNodes) }, func(p *ABParams, v float64) { p.VCFDefNodes = int64(v) }, true},
+	{"policy_order", "PolicyOrder", 0, 1000, func(p *ABParams) float64 { return float64(p.PolicyOrder) }, func(p *ABParams, v float64) { p.PolicyOrder = int32(v) }, true},
+	{"policy_moves", "PolicyMoves", 0, 20, func(p *ABParams) float64 { return float64(p.PolicyMoves) }, func(p *ABParams, v float64) { p.PolicyMoves = int(v) }, true},
+}
 
 // ParseABParams reads alpha-beta's parameters from a JSON object whose keys
 // are ABParams's field names, as `gomoku tune --ga --out FILE` writes them
 // (for example {"MaxMoves": 12, "LMRDiv": 200}); the fields it leaves out
 // keep DefaultABParams's values. Every value must lie between 0 and the
-// upper bound the genetic tuner searches (abGenes; VCFDefNodes up to
-// 1,000,000, PolicyOrder up to 1,000, PolicyMoves up to 20), and the
+// upper bound the genetic tuner searches (abGenes; the others fileOnly's),
+// and the
 // object must be the whole input. Errors: a *ParamsError for malformed
 // JSON, an unknown field, trailing data or a value out of range.
 func ParseABParams(data []byte) (ABParams, error) {
@@ -72,19 +73,11 @@ func ParseABParams(data []byte) (ABParams, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return p, &ParamsError{Offset: dec.InputOffset(), Msg: "data after the JSON object"}
 	}
-	for _, g := range abGenes {
+	for _, g := range slices.Concat(abGenes, fileOnly) {
 		if v := g.get(&p); v < 0 || v > g.hi {
-			return p, &ParamsError{Msg: fmt.Sprintf("%s = %v: want 0 to %v", g.field, v, g.hi)}
+			return p, &ParamsError{Msg: fmt.Sprintf("%s = %s: want 0 to %s", g.field,
+				strconv.FormatFloat(v, 'f', -1, 64), strconv.FormatFloat(g.hi, 'f', -1, 64))}
 		}
-	}
-	if p.PolicyOrder < 0 || p.PolicyOrder > maxPolicyOrder {
-		return p, &ParamsError{Msg: fmt.Sprintf("PolicyOrder = %d: want 0 to %d", p.PolicyOrder, maxPolicyOrder)}
-	}
-	if p.PolicyMoves < 0 || p.PolicyMoves > maxPolicyMoves {
-		return p, &ParamsError{Msg: fmt.Sprintf("PolicyMoves = %d: want 0 to %d", p.PolicyMoves, maxPolicyMoves)}
-	}
-	if p.VCFDefNodes < 0 || p.VCFDefNodes > maxVCFDefNodes {
-		return p, &ParamsError{Msg: fmt.Sprintf("VCFDefNodes = %d: want 0 to %d", p.VCFDefNodes, maxVCFDefNodes)}
 	}
 	return p, nil
 }
