@@ -309,13 +309,11 @@ func (a *Acc) WDL(c engine.Color) [3]float32 {
 	return a.n.Value(c, &x)
 }
 
-// Policy returns the policy logit of side c playing the empty cell p.
+// Policy returns the policy logit of side c playing the empty cell p:
+// WP·clamp(z[p], 0, QA) over QA, with WP quantized at QP (Net.Quantize);
+// the sum is in int32 (policyDot), so the vector and portable builds give
+// the same logit.
 func (a *Acc) Policy(c engine.Color, p engine.Point) float32 {
 	a.apply()
-	wp := a.n.heads[persp(c)].WP
-	var lg float32
-	for j, v := range &a.z[p] {
-		lg += wp[j] * float32(max(0, min(QA, v)))
-	}
-	return lg * (1.0 / QA)
+	return float32(policyDot(&a.z[p], &a.n.wpq[persp(c)])) * (1.0 / (QA * QP))
 }

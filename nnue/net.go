@@ -24,6 +24,14 @@ const (
 	PoolDiv = 32
 	// QA is the quantization of z: 1.0 is QA in the int16 accumulators.
 	QA = 256
+	// QP is the policy weights' quantization: WP in int16 at QP (Acc.Policy
+	// sums WP·clamp(z) in int32, exactly, in every build), clamped to
+	// ±PolicyClip. The shipped networks' |WP| is below 2.2; a logit is off
+	// the float one by at most F·0.5/QP = 0.008.
+	QP = 2048
+	// PolicyClip bounds the quantized WP: 15·2048 fits int16, and F products
+	// of at most QA·15·QP sum within int32.
+	PolicyClip = 15
 	// ParamClip bounds E, T and B0 (|x| ≤ ParamClip), so that a cell's z,
 	// a sum of six of them, fits int16 at QA: 6·20·256 < 32767.
 	ParamClip = 20
@@ -76,6 +84,7 @@ type Net struct {
 	heads    [2]Head
 	q        quantTables
 	w1t      [2][F][H]float32 // the heads' W1 by column, for hidden
+	wpq      [2][F]int16      // the heads' WP in int16 at QP, for Acc.Policy
 }
 
 // quantTables is the Tables in int16 at QA.
@@ -139,8 +148,9 @@ func (n *Net) Tables() Tables { return n.tables }
 func (n *Net) Head(c engine.Color) Head { return n.heads[persp(c)] }
 
 // Quantize refreshes the int16 tables from Params (after training changed
-// them), rounding to the nearest 1/QA and clamping to ±ParamClip, and the
-// heads' transposed copies.
+// them), rounding to the nearest 1/QA and clamping to ±ParamClip, the
+// policy weights (nearest 1/QP, within ±PolicyClip) and the heads'
+// transposed copies.
 func (n *Net) Quantize() {
 	q16 := func(x float32) int16 {
 		x = max(-ParamClip, min(ParamClip, x))
@@ -163,6 +173,9 @@ func (n *Net) Quantize() {
 		q.b0[j] = q16(t.B0[j])
 	}
 	for s, hd := range n.heads {
+		for j := 0; j < F; j++ {
+			n.wpq[s][j] = int16(math.Round(float64(max(-PolicyClip, min(PolicyClip, hd.WP[j]))) * QP))
+		}
 		for i := 0; i < H; i++ {
 			for j := 0; j < F; j++ {
 				n.w1t[s][j][i] = hd.W1[i*F+j]

@@ -35,6 +35,16 @@ func widenAddGeneric(pool *[F]int32, d *[F]int16) {
 	}
 }
 
+// policyDotGeneric returns Σ wp[j]·clamp(z[j], 0, QA) in int32 (exact:
+// F·QA·PolicyClip·QP fits).
+func policyDotGeneric(z, wp *[F]int16) int32 {
+	var s int32
+	for j, v := range z {
+		s += int32(wp[j]) * int32(max(0, min(QA, v)))
+	}
+	return s
+}
+
 // hiddenGeneric sets hid = ReLU(b1 + W1·x), W1 given by column (w1t[j] is
 // column j), adding the columns in order j = 0..F-1 and rounding each
 // product to float32 before the sum (no fused multiply-add), so that the

@@ -68,6 +68,23 @@ func widenAdd(pool *[F]int32, d *[F]int16) {
 	archsimd.ClearAVXUpperBits()
 }
 
+// policyDot returns Σ wp·clamp(z, 0, QA) (see policyDotGeneric): the
+// clamped row times wp by pairs into eight int32 lanes (VPMADDWD), then
+// the lanes summed; integer sums, so the same as the portable loop.
+func policyDot(z, wp *[F]int16) int32 {
+	if !useSIMD || F != 32 {
+		return policyDotGeneric(z, wp)
+	}
+	z0 := archsimd.LoadInt16x16((*[16]int16)(z[0:16])).Max(simdZero).Min(simdQA)
+	z1 := archsimd.LoadInt16x16((*[16]int16)(z[16:32])).Max(simdZero).Min(simdQA)
+	w0 := archsimd.LoadInt16x16((*[16]int16)(wp[0:16]))
+	w1 := archsimd.LoadInt16x16((*[16]int16)(wp[16:32]))
+	var lanes [8]int32
+	z0.DotProductPairs(w0).Add(z1.DotProductPairs(w1)).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	return lanes[0] + lanes[1] + lanes[2] + lanes[3] + lanes[4] + lanes[5] + lanes[6] + lanes[7]
+}
+
 // hidden is the value head's hidden layer (see hiddenGeneric): H = 32
 // lanes in four 8-lane vectors, one multiply and one add per column.
 func hidden(w1t *[F][H]float32, b1 []float32, x *[F]float32, hid *[H]float32) {

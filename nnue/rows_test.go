@@ -61,6 +61,13 @@ func TestRowsSIMD(t *testing.T) {
 		if d1 != d2 {
 			t.Fatalf("clampDelta differs from the portable rows: %v, want %v", d1, d2)
 		}
+		var wp [F]int16
+		for j := range wp {
+			wp[j] = int16(rng.IntN(2*PolicyClip*QP+1) - PolicyClip*QP)
+		}
+		if a, b := policyDot(&z, &wp), policyDotGeneric(&z, &wp); a != b {
+			t.Fatalf("policyDot = %d, the portable loop %d", a, b)
+		}
 		p1, p2 := pool, pool
 		widenAdd(&p1, &d1)
 		widenAddGeneric(&p2, &d2)

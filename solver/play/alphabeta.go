@@ -242,7 +242,8 @@ type ABParams struct {
 	// standard 34.0% against 30.0% (200 each), renju 24.6% for both (114
 	// each) and 30.0% against 28.0% (200 each), though the search takes
 	// twice the time to depth 8 on BenchmarkAlphaBetaNodesNNUE's middle
-	// game (1.8 times the nodes, 9% fewer a second). PolicyOrder 40
+	// game (1.8 times the nodes, 9% fewer a second; 3% fewer since the
+	// policy's dot product is in int16, nnue.QP). PolicyOrder 40
 	// alone, with the narrow beam, had scored freestyle 48.2% head to head
 	// (−12 Elo [−61, +36]) and renju 52.2% (+16 [−32, +64]) on 2026-11-30.
 	PolicyOrder int32
