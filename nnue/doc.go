@@ -35,9 +35,11 @@
 //     those, with no allocation. The updates are lazy, as Stockfish's
 //     are: Push records the move and the next evaluation applies the
 //     moves pending, so a move taken back unevaluated costs nothing. The
-//     heads run in float32 from the pooled sums and one cell's z. The
-//     quantized network agrees with the float one within the rounding of
-//     E, T and B0 (TestQuantizedAgrees: 0.01 of win rate).
+//     value head runs in float32 from the pooled sums; the policy head is
+//     an int16 dot product of one cell's clamped z with WP (at QP, summed
+//     in int32, the same in every build). The quantized network agrees
+//     with the float one within the rounding of E, T, B0 and WP
+//     (TestQuantizedAgrees: 0.01 of win rate, 0.05 of a policy logit).
 //   - Training (package nnue/train): search distillation, as Stockfish's
 //     first NNUE networks were trained on its own searches: positions from
 //     the engine's self-play, labelled with the game's result and the
