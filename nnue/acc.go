@@ -309,10 +309,10 @@ func (a *Acc) WDL(c engine.Color) [3]float32 {
 	return a.n.Value(c, &x)
 }
 
-// Policy returns the policy logit of side c playing the empty cell p:
-// WP·clamp(z[p], 0, QA) over QA, with WP quantized at QP (Net.Quantize);
-// the sum is in int32 (policyDot), so the vector and portable builds give
-// the same logit.
+// Policy returns the policy logit of side c playing the empty cell p,
+// WP·clamp(z[p], 0, QA)/QA: the int32 sum of WP quantized at QP
+// (Net.Quantize) times the clamped row (policyDot), over QA·QP, so the
+// vector and portable builds give the same logit.
 func (a *Acc) Policy(c engine.Color, p engine.Point) float32 {
 	a.apply()
 	return float32(policyDot(&a.z[p], &a.n.wpq[persp(c)])) * (1.0 / (QA * QP))

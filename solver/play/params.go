@@ -41,9 +41,8 @@ var fileOnly = []gene{
 // (for example {"MaxMoves": 12, "LMRDiv": 200}); the fields it leaves out
 // keep DefaultABParams's values. Every value must lie between 0 and the
 // upper bound the genetic tuner searches (abGenes; the others fileOnly's),
-// and the
-// object must be the whole input. Errors: a *ParamsError for malformed
-// JSON, an unknown field, trailing data or a value out of range.
+// and the object must be the whole input. Errors: a *ParamsError for
+// malformed JSON, an unknown field, trailing data or a value out of range.
 func ParseABParams(data []byte) (ABParams, error) {
 	p := DefaultABParams()
 	dec := json.NewDecoder(bytes.NewReader(data))
