@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"gomoku/cmd/internal/match"
+	"gomoku/cmd/internal/teacher"
 	"gomoku/engine"
 	"gomoku/nnue"
 	"gomoku/nnue/train"
@@ -20,7 +23,7 @@ func trainCommand(stdin io.Reader) *cli.Command {
 	return &cli.Command{
 		Name:      "train",
 		Usage:     "fit the neural evaluation (package nnue) to self-play games and write its weights file",
-		ArgsUsage: "GAMES... (selfplay's JSON Lines; - for standard input)",
+		ArgsUsage: "GAMES... (selfplay's JSON Lines, or the directory of a match --out; - for standard input)",
 		Description: "Search distillation: every position after a game's opening where neither side has a five-point is a\n" +
 			"sample, deduplicated under the eight symmetries (freestyle and standard: also shown with the colours\n" +
 			"swapped); its value target is --lambda times the game's result plus the rest times the search's value,\n" +
@@ -29,7 +32,9 @@ func trainCommand(stdin io.Reader) *cli.Command {
 			"the validation loss by --min-delta, stops after --patience such epochs in a row and keeps the best\n" +
 			"epoch. Prints, per epoch, the losses, the policy's top-1 agreement with the move played, the\n" +
 			"calibration error of the predicted win rate (bins of 0.1) and the step size. Ctrl-C writes the best\n" +
-			"network so far and exits 130.",
+			"network so far and exits 130. A directory argument is a match's records (gomoku match --out DIR):\n" +
+			"its finished games, each move valued by what its mover reported (this program's win rate, or a\n" +
+			"score over --teacher-scale), the games lost by a timeout, a crash or a bad answer skipped.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rule", Aliases: []string{"r"}, Required: true, Usage: "rule: freestyle, standard or renju (games of other rules are skipped)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "write the network to `FILE`"},
@@ -47,6 +52,7 @@ func trainCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "goroutines computing gradients"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the initial network and of the sample order"},
 			&cli.BoolFlag{Name: "progress", Usage: "show a progress bar per epoch on a terminal"},
+			&cli.Float64Flag{Name: "teacher-scale", Value: teacher.DefaultScale, Usage: "for a match directory, an engine's evaluation units per logistic unit: a reported score stands for the win rate 1/(1+exp(-score/SCALE)) (Rapfi's classical evaluation: 250)"},
 		},
 		Action: runTrain(stdin),
 	}
@@ -91,8 +97,19 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 		var all [][]byte
 		failed := 0
 		for _, name := range c.Args().Slice() {
-			data, err := readSource(name, stdin)
-			if err != nil {
+			var data []byte
+			if st, err := os.Stat(name); err == nil && st.IsDir() {
+				var errs []error
+				if data, errs, err = matchLines(name, c.Float64("teacher-scale")); err != nil {
+					return err
+				}
+				for _, e := range errs {
+					fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", e)
+					if errors.Is(e, match.ErrJournal) {
+						failed++ // a bad line; a game lost by a timeout or a crash is only skipped
+					}
+				}
+			} else if data, err = readSource(name, stdin); err != nil {
 				return err
 			}
 			all = append(all, data)
@@ -160,6 +177,35 @@ func runTrain(stdin io.Reader) cli.ActionFunc {
 		}
 		return nil
 	}
+}
+
+// matchLines returns the finished games of the match directory dir
+// (match --out) as selfplay's training lines (teacher.Line, each mover's
+// reports as the values, scale the units of a reported score), and the
+// games skipped: bad journal lines, and games not ended on the board.
+// Errors: those of match.ReadDir.
+func matchLines(dir string, scale float64) ([]byte, []error, error) {
+	if !(scale > 0) {
+		return nil, nil, usagef("--teacher-scale must be above 0")
+	}
+	rule, size, games, errs, err := match.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []byte
+	for i := range games {
+		line, err := teacher.Line(&games[i], rule, size, scale)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", dir, err))
+			continue
+		}
+		b, err := json.Marshal(line)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(append(out, b...), '\n')
+	}
+	return out, errs, nil
 }
 
 // fiveOrMore reports whether r is freestyle or standard, whose networks

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku/cmd/internal/match"
 	"gomoku/engine"
 	"gomoku/nnue"
 	"gomoku/nnue/train"
@@ -305,4 +306,49 @@ func checkLabels(t *testing.T, out string, n int) []train.Game {
 		}
 	}
 	return labelled
+}
+
+// TestTrainOnMatch: a match's records (match --out) are training data: two
+// games of this program's pbrain against itself through the protocol, then
+// train on the directory, each side's moves valued by its own reports; a
+// damaged journal line is reported (file and line) and skipped, exit 1.
+func TestTrainOnMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games through the protocol")
+	}
+	dir := t.TempDir()
+	openings := filepath.Join(dir, "open.txt")
+	os.WriteFile(openings, []byte("h8 h9 i9\n"), 0o644)
+	cmd := func(name string) string {
+		var quoted []string
+		for _, a := range brainSpec(name).Argv { // no comma: match -e splits its values at commas
+			quoted = append(quoted, "'"+a+"'")
+		}
+		return name + "=" + strings.Join(quoted, " ")
+	}
+	games := filepath.Join(dir, "games")
+	code, out, errOut := gomoku(t, "", "match", "-e", cmd("a"), "-e", cmd("b"), "--rule", "freestyle", "--time", "100ms",
+		"--out", games, openings)
+	if code != exitOK {
+		t.Fatalf("match: exit %d: %s%s", code, out, errOut)
+	}
+	net := filepath.Join(dir, "m.nnue")
+	code, out, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", net, "--epochs", "1", "--val-every", "2", games)
+	if code != exitOK || !strings.Contains(out, "freestyle: 2 games") || !strings.Contains(out, "kept epoch 1") {
+		t.Fatalf("train on the match: exit %d: %s%s", code, out, errOut)
+	}
+	journal := filepath.Join(games, match.JournalName)
+	f, err := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("{\"Index\":9,\"Black\":0,\"White\":1,\"Moves\":[0]}\n")
+	f.Close()
+	code, out, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", net, "--epochs", "1", "--val-every", "2", games)
+	if code != exitError || !strings.Contains(out, "freestyle: 2 games") || !strings.Contains(errOut, journal+":3:") {
+		t.Fatalf("a damaged line: exit %d: %s%s", code, out, errOut)
+	}
+	if code, _, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", net, dir); code != exitError || !strings.Contains(errOut, "not the directory of a match") {
+		t.Errorf("a directory that is no match's: exit %d, %q", code, errOut)
+	}
 }

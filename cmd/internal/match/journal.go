@@ -212,3 +212,80 @@ func (j *journal) add(g *GameResult) error {
 
 // close closes the journal.
 func (j *journal) close() error { return j.f.Close() }
+
+// ErrJournal is wrapped by ReadJournal's errors about a line's content.
+var ErrJournal = errors.New("bad match journal line")
+
+// ReadJournal reads the games of a match journal (JournalName, one
+// GameResult a line; name is used in errors). A bad line is reported as
+// "name:line:column: ..." (wrapping ErrJournal, or JSON's error) and
+// skipped: invalid JSON, engines other than 0 and 1, a winner that is not
+// a colour, a move off the 15x15..22x22 array, or an opening longer than
+// the game. A last line without its newline (torn by a kill) is read if it
+// is whole.
+func ReadJournal(name string, data []byte) (games []GameResult, errs []error) {
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var g GameResult
+		if err := json.Unmarshal(line, &g); err != nil {
+			col := 1
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				col = int(se.Offset)
+			}
+			errs = append(errs, fmt.Errorf("%s:%d:%d: %w: %v", name, i+1, col, ErrJournal, err))
+			continue
+		}
+		bad := ""
+		switch {
+		case g.Black < 0 || g.Black > 1 || g.White != 1-g.Black:
+			bad = fmt.Sprintf("engines %d and %d", g.Black, g.White)
+		case g.Winner > engine.White:
+			bad = fmt.Sprintf("winner %d", g.Winner)
+		case g.OpeningLen < 0 || g.OpeningLen > len(g.Moves):
+			bad = fmt.Sprintf("opening of %d moves in a game of %d", g.OpeningLen, len(g.Moves))
+		}
+		for k, m := range g.Moves {
+			if bad == "" && (int(m) >= engine.NumCells || !m.In(engine.MaxSize)) {
+				bad = fmt.Sprintf("move %d is off the board", k+1)
+			}
+		}
+		if bad != "" {
+			errs = append(errs, fmt.Errorf("%s:%d:1: %w: %s", name, i+1, ErrJournal, bad))
+			continue
+		}
+		games = append(games, g)
+	}
+	return games, errs
+}
+
+// ReadDir reads the match directory dir (Config.OutDir): the rule and
+// board size from its settings (manifestName), the finished games from
+// its journal (ReadJournal; its line errors in errs). err is set when the
+// settings cannot be read (wrapping ErrResume when dir is not a match's
+// directory) or the journal cannot be opened.
+func ReadDir(dir string) (rule engine.Rule, size int, games []GameResult, errs []error, err error) {
+	name := filepath.Join(dir, manifestName)
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, 0, nil, nil, fmt.Errorf("%w: %s holds no %s (not the directory of a match)", ErrResume, dir, manifestName)
+	}
+	if err != nil {
+		return 0, 0, nil, nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return 0, 0, nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if rule, err = engine.ParseRule(m.Rule); err != nil {
+		return 0, 0, nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	name = filepath.Join(dir, JournalName)
+	if data, err = os.ReadFile(name); err != nil {
+		return 0, 0, nil, nil, err
+	}
+	games, errs = ReadJournal(name, data)
+	return rule, m.Size, games, errs, nil
+}

@@ -24,7 +24,8 @@
 //   - record.go: each game as a Piskvork .psq record and as SGF.
 //   - journal.go: the match's settings and a journal of its finished games
 //     in the records' directory, from which a stopped or killed match
-//     resumes (Config.Resume).
+//     resumes (Config.Resume), and which ReadDir and ReadJournal read back
+//     for other uses (gomoku train on a match's games).
 //   - stats.go: the score, the Elo difference with its 95% interval
 //     (trinomial over games, the normal approximation cutechess-cli uses;
 //     pentanomial over the pairs of games from one opening, as fishtest

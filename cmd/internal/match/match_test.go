@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -588,6 +589,88 @@ func FuzzResume(f *testing.F) {
 		for i, g := range games {
 			if i != g.Index || i < 0 || g.Black+g.White != 1 || g.Winner > engine.White {
 				t.Fatalf("accepted %+v at %d", g, i)
+			}
+		}
+	})
+}
+
+// TestReadJournal: a journal's good lines are read back as written, and
+// each bad line is reported with its file, line and column and skipped.
+func TestReadJournal(t *testing.T) {
+	g := GameResult{Index: 3, Opening: "x", Black: 1, White: 0, Winner: engine.Black, Reason: "five",
+		Moves: []engine.Point{engine.PointAt(7, 7), engine.PointAt(7, 8)}, OpeningLen: 1,
+		Evals: []Eval{{Known: true, Rate: 0.25, IsRate: true}}}
+	good, _ := json.Marshal(&g)
+	lines := []string{
+		string(good),
+		"",
+		`{"Index":1,"Black":0,"White":0}`, // engines
+		`{"Index":1,"Black":0,"White":1,"Winner":3}`,                   // winner
+		`{"Index":1,"Black":0,"White":1,"Moves":[0]}`,                  // a wall cell
+		`{"Index":1,"Black":0,"White":1,"Moves":[2000]}`,               // off the array
+		`{"Index":1,"Black":0,"White":1,"Moves":[240],"OpeningLen":2}`, // opening
+		`{"Index":1,`, // torn
+		string(good),
+	}
+	games, errs := ReadJournal("j.jsonl", []byte(strings.Join(lines, "\n")))
+	if len(games) != 2 || !reflect.DeepEqual(games[0], g) || !reflect.DeepEqual(games[1], g) {
+		t.Fatalf("games %+v, want two of %+v", games, g)
+	}
+	if len(errs) != 6 {
+		t.Fatalf("%d errors, want 6: %v", len(errs), errs)
+	}
+	for i, e := range errs {
+		if want := fmt.Sprintf("j.jsonl:%d:", i+3); !strings.HasPrefix(e.Error(), want) || !errors.Is(e, ErrJournal) {
+			t.Errorf("error %d: %v, want prefix %q wrapping ErrJournal", i, e, want)
+		}
+	}
+}
+
+// TestReadDir reads a match's records back: the rule and size from its
+// settings, the games from its journal; a directory without settings is
+// refused.
+func TestReadDir(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Engines: [2]EngineSpec{fake("good"), fake("good")}, Rule: engine.Standard, Games: 2,
+		TurnTime: 300 * time.Millisecond, Tolerance: 50 * time.Millisecond, OutDir: dir}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule, size, games, errs, err := ReadDir(dir)
+	if err != nil || len(errs) > 0 || rule != engine.Standard || size != engine.DefaultSize || len(games) != 2 {
+		t.Fatalf("rule %v, size %d, %d games, errors %v, %v", rule, size, len(games), errs, err)
+	}
+	for _, g := range games {
+		if want := res.Games[g.Index]; fmt.Sprint(g.Moves) != fmt.Sprint(want.Moves) || g.Winner != want.Winner {
+			t.Errorf("game %d read back as %v won by %v, played as %v won by %v", g.Index+1, g.Moves, g.Winner, want.Moves, want.Winner)
+		}
+	}
+	if _, _, _, _, err := ReadDir(t.TempDir()); !errors.Is(err, ErrResume) {
+		t.Errorf("an empty directory: %v, want ErrResume", err)
+	}
+}
+
+// FuzzReadJournal: ReadJournal never panics, and every game it accepts
+// has engines 0 and 1, a colour or no one as winner, moves on the array's
+// playing area, and an opening within the game.
+func FuzzReadJournal(f *testing.F) {
+	g := GameResult{Index: 1, Opening: "a", Black: 1, White: 0, Winner: engine.White, Reason: "five",
+		Moves: []engine.Point{112, 113}, OpeningLen: 1}
+	line, _ := json.Marshal(&g)
+	f.Add(append(line, '\n'))
+	f.Add(append(append(line, '\n'), line[:10]...))
+	f.Add([]byte("{\"Moves\":[5000]}\n{\"Black\":2}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		games, _ := ReadJournal("f", data)
+		for _, g := range games {
+			if g.Black+g.White != 1 || g.Black < 0 || g.Winner > engine.White || g.OpeningLen < 0 || g.OpeningLen > len(g.Moves) {
+				t.Fatalf("accepted %+v", g)
+			}
+			for _, m := range g.Moves {
+				if int(m) >= engine.NumCells || !m.In(engine.MaxSize) {
+					t.Fatalf("accepted move %d", m)
+				}
 			}
 		}
 	})

@@ -9,7 +9,9 @@
 // What is implemented, and where:
 //   - teacher.go: Game, one game of the teacher against itself through
 //     cmd/internal/match (its processes, clocks and adjudication), turned
-//     into a training line of nnue/train (GameLine); WinRate, the
+//     into a training line of nnue/train (GameLine) by Line, which turns
+//     any match game so (gomoku train on a match --out directory: each
+//     side's moves valued by its own engine's reports); WinRate, the
 //     teacher's reported evaluation (match.Eval) as the mover's win rate,
 //     the logistic of the score over a scale (Rapfi: 250 for its
 //     classical evaluation), or the win rate this program's pbrain
@@ -57,22 +59,33 @@ func WinRate(e match.Eval, scale float64) (float64, bool) {
 
 // Game plays game i of cfg (checked by match.Config.Check; both engines
 // the teacher) from the moves of start (black first) and returns it as a
-// training line: "opening" is len(start), "values" per move the mover's
-// win rate by the teacher's own report (WinRate with scale), 0.5 for the
-// start's moves, and for a move it reported nothing on, the mover's
-// result (1, 0.5 or 0) in its place. Errors: ctx's; ErrTeacher, wrapped
-// with the game's reason and detail.
+// training line (Line). Errors: ctx's; ErrTeacher, wrapped with the game's
+// reason and detail.
 func Game(ctx context.Context, cfg *match.Config, i int, start []engine.Point, scale float64) (train.GameLine, error) {
 	g := match.PlayGame(ctx, cfg, i, match.Opening{Name: fmt.Sprintf("start%d", i+1), Moves: start}, false)
 	if err := ctx.Err(); err != nil {
 		return train.GameLine{}, err
 	}
+	return Line(&g, cfg.Rule, cfg.Size, scale)
+}
+
+// Line returns match game g (of rule r on a size x size board) as a
+// training line: "opening" is g's opening length, "values" per move the
+// mover's win rate by the mover's own report (WinRate with scale: the
+// teacher's, or this program's pbrain's rate), 0.5 for the opening's
+// moves, and for a move its mover reported nothing on, the mover's result
+// (1, 0.5 or 0) in its place. A game of two different engines (gomoku
+// match --out, then gomoku train on the directory) gives each side's
+// moves its own engine's values. Errors: ErrTeacher, wrapped with the
+// game's number, reason and detail, for a game that did not end on the
+// board (a crash, a timeout, an illegal or forbidden move, a bad answer).
+func Line(g *match.GameResult, r engine.Rule, size int, scale float64) (train.GameLine, error) {
 	switch g.Reason {
 	case "five", "full board", "no legal move":
 	default:
-		return train.GameLine{}, fmt.Errorf("%w: game %d: %s (%s)", ErrTeacher, i+1, g.Reason, g.Detail)
+		return train.GameLine{}, fmt.Errorf("%w: game %d: %s (%s)", ErrTeacher, g.Index+1, g.Reason, g.Detail)
 	}
-	line := train.GameLine{Rule: cfg.Rule.String(), Size: cfg.Size, Result: "draw", Opening: g.OpeningLen}
+	line := train.GameLine{Rule: r.String(), Size: size, Result: "draw", Opening: g.OpeningLen}
 	if g.Winner != engine.Empty {
 		line.Result = g.Winner.String()
 	}

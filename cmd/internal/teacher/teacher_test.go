@@ -112,3 +112,26 @@ func TestWinRate(t *testing.T) {
 		}
 	}
 }
+
+// TestLine turns a game of two engines into a training line: the
+// opening's moves at 0.5, each engine's moves at its own report (a rate as
+// it is, a score through the scale), a move without a report at its
+// mover's result; a game lost on time is refused.
+func TestLine(t *testing.T) {
+	pts := []engine.Point{engine.PointAt(7, 7), engine.PointAt(7, 8), engine.PointAt(8, 8), engine.PointAt(6, 6), engine.PointAt(9, 9)}
+	g := match.GameResult{Index: 4, Black: 0, White: 1, Winner: engine.White, Reason: "five", Moves: pts, OpeningLen: 1,
+		Evals: []match.Eval{{Known: true, Score: 250}, {Known: true, Rate: 0.8, IsRate: true}, {}}}
+	line, err := Line(&g, engine.Renju, 15, DefaultScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0.5, 1 / (1 + math.Exp(-1)), 0.8, 1, 0} // the last two: white's move, then black's, unreported
+	if line.Rule != "renju" || line.Size != 15 || line.Result != "white" || line.Opening != 1 || len(line.Moves) != 5 ||
+		line.Moves[0] != "h8" || floats(line.Values) != floats(want) {
+		t.Fatalf("line %+v, want values %v", line, want)
+	}
+	g.Reason, g.Detail = "timeout", "late"
+	if _, err := Line(&g, engine.Renju, 15, DefaultScale); !errors.Is(err, ErrTeacher) || !strings.Contains(err.Error(), "game 5") {
+		t.Errorf("a game lost on time: %v, want ErrTeacher naming game 5", err)
+	}
+}
