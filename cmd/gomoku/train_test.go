@@ -118,6 +118,16 @@ func TestSelfplayShards(t *testing.T) {
 	}
 }
 
+// brainCmd returns brainSpec(name, args...) as a shell-quoted command line
+// (selfplay --teacher's and match -e's form).
+func brainCmd(name string, args ...string) string {
+	var quoted []string
+	for _, a := range brainSpec(name, args...).Argv {
+		quoted = append(quoted, "'"+a+"'")
+	}
+	return strings.Join(quoted, " ")
+}
+
 // TestSelfplayTeacher: selfplay --teacher with this program's own pbrain
 // (the tables, through the protocol) as the teacher writes games that
 // train reads, each teacher move valued by the win rate the brain reported
@@ -130,11 +140,7 @@ func TestSelfplayTeacher(t *testing.T) {
 	dir := t.TempDir()
 	openings := filepath.Join(dir, "open.txt")
 	os.WriteFile(openings, []byte("h8 h9 i9\nh8 i9 j10\n"), 0o644)
-	var quoted []string
-	for _, a := range brainSpec("teacher", "--eval", "linear").Argv {
-		quoted = append(quoted, "'"+a+"'")
-	}
-	teacherCmd := strings.Join(quoted, " ")
+	teacherCmd := brainCmd("teacher", "--eval", "linear")
 	out := filepath.Join(dir, "t.jsonl")
 	code, o, errOut := gomoku(t, "", "selfplay", "--rule", "freestyle", "--games", "2", "--time", "100ms", "--openings", openings,
 		"--random-plies", "1", "--teacher", teacherCmd, "--out", out)
@@ -239,11 +245,7 @@ func TestLabelTeacher(t *testing.T) {
 	}
 	games := filepath.Join(dir, "games.jsonl")
 	os.WriteFile(games, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:4], "")), 0o644)
-	var quoted []string
-	for _, a := range brainSpec("teacher", "--eval", "linear").Argv {
-		quoted = append(quoted, "'"+a+"'")
-	}
-	teacherCmd := strings.Join(quoted, " ")
+	teacherCmd := brainCmd("teacher", "--eval", "linear")
 	out := filepath.Join(dir, "t.jsonl")
 	code, o, errOut := gomoku(t, "", "label", "--rule", "freestyle", "--per-game", "2", "--time", "100ms", "--jobs", "2",
 		"--teacher", teacherCmd, "--out", out, games)
@@ -319,13 +321,9 @@ func TestTrainOnMatch(t *testing.T) {
 	dir := t.TempDir()
 	openings := filepath.Join(dir, "open.txt")
 	os.WriteFile(openings, []byte("h8 h9 i9\n"), 0o644)
-	cmd := func(name string) string {
-		var quoted []string
-		for _, a := range brainSpec(name).Argv { // no comma: match -e splits its values at commas
-			quoted = append(quoted, "'"+a+"'")
-		}
-		return name + "=" + strings.Join(quoted, " ")
-	}
+	// no flags: match -e splits its values at commas, and brainCmd's
+	// arguments are a JSON list
+	cmd := func(name string) string { return name + "=" + brainCmd(name) }
 	games := filepath.Join(dir, "games")
 	code, out, errOut := gomoku(t, "", "match", "-e", cmd("a"), "-e", cmd("b"), "--rule", "freestyle", "--time", "100ms",
 		"--out", games, openings)
