@@ -218,11 +218,13 @@ var ErrJournal = errors.New("bad match journal line")
 
 // ReadJournal reads the games of a match journal (JournalName, one
 // GameResult a line; name is used in errors). A bad line is reported as
-// "name:line:column: ..." (wrapping ErrJournal, or JSON's error) and
-// skipped: invalid JSON, engines other than 0 and 1, a winner that is not
-// a colour, a move off the 15x15..22x22 array, or an opening longer than
-// the game. A last line without its newline (torn by a kill) is read if it
-// is whole.
+// "name:line:column: ..." wrapping ErrJournal, and skipped: invalid JSON
+// (the column is JSON's offset), engines other than 0 and 1, a winner that
+// is not a colour, a move off the playing area of the largest board
+// (engine.MaxSize), or an opening longer than the game. Whether the moves
+// replay on the match's board is not checked here (the trainer replays
+// them). A last line without its newline (torn by a kill) is read if it is
+// whole.
 func ReadJournal(name string, data []byte) (games []GameResult, errs []error) {
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
