@@ -101,23 +101,16 @@ func writeManifest(dir string, m manifest) error {
 // other settings, an invalid line, a game recorded twice), and the file
 // system's.
 func resumeFrom(dir string, cfg *Config, n int) (map[int]GameResult, error) {
-	data, err := os.ReadFile(filepath.Join(dir, manifestName))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s holds no %s (not the directory of a match)", ErrResume, dir, manifestName)
-	}
+	old, err := readManifest(dir)
 	if err != nil {
 		return nil, err
-	}
-	var old manifest
-	if err := json.Unmarshal(data, &old); err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrResume, filepath.Join(dir, manifestName), err)
 	}
 	if d := old.differs(manifestOf(cfg, n)); len(d) > 0 {
 		return nil, fmt.Errorf("%w: %s was played with other settings (%s)", ErrResume, dir, strings.Join(d, ", "))
 	}
 	games := map[int]GameResult{}
 	name := filepath.Join(dir, JournalName)
-	data, err = os.ReadFile(name)
+	data, err := os.ReadFile(name)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -135,9 +128,8 @@ func resumeFrom(dir string, cfg *Config, n int) (map[int]GameResult, error) {
 		if g.Index < 0 {
 			return nil, fmt.Errorf("%w: %s:%d: game %d", ErrResume, name, line, g.Index+1)
 		}
-		if g.Black < 0 || g.Black > 1 || g.White != 1-g.Black || g.Winner > engine.White {
-			return nil, fmt.Errorf("%w: %s:%d: game %d: engines %d and %d, winner %d", ErrResume, name, line, g.Index+1,
-				g.Black, g.White, g.Winner)
+		if bad := g.invalid(); bad != "" {
+			return nil, fmt.Errorf("%w: %s:%d: game %d: %s", ErrResume, name, line, g.Index+1, bad)
 		}
 		if _, dup := games[g.Index]; dup {
 			return nil, fmt.Errorf("%w: %s:%d: game %d recorded twice", ErrResume, name, line, g.Index+1)
@@ -240,21 +232,7 @@ func ReadJournal(name string, data []byte) (games []GameResult, errs []error) {
 			errs = append(errs, fmt.Errorf("%s:%d:%d: %w: %v", name, i+1, col, ErrJournal, err))
 			continue
 		}
-		bad := ""
-		switch {
-		case g.Black < 0 || g.Black > 1 || g.White != 1-g.Black:
-			bad = fmt.Sprintf("engines %d and %d", g.Black, g.White)
-		case g.Winner > engine.White:
-			bad = fmt.Sprintf("winner %d", g.Winner)
-		case g.OpeningLen < 0 || g.OpeningLen > len(g.Moves):
-			bad = fmt.Sprintf("opening of %d moves in a game of %d", g.OpeningLen, len(g.Moves))
-		}
-		for k, m := range g.Moves {
-			if bad == "" && (int(m) >= engine.NumCells || !m.In(engine.MaxSize)) {
-				bad = fmt.Sprintf("move %d is off the board", k+1)
-			}
-		}
-		if bad != "" {
+		if bad := g.invalid(); bad != "" {
 			errs = append(errs, fmt.Errorf("%s:%d:1: %w: %s", name, i+1, ErrJournal, bad))
 			continue
 		}
@@ -263,29 +241,63 @@ func ReadJournal(name string, data []byte) (games []GameResult, errs []error) {
 	return games, errs
 }
 
-// ReadDir reads the match directory dir (Config.OutDir): the rule and
-// board size from its settings (manifestName), the finished games from
-// its journal (ReadJournal; its line errors in errs). err is set when the
-// settings cannot be read (wrapping ErrResume when dir is not a match's
-// directory) or the journal cannot be opened.
-func ReadDir(dir string) (rule engine.Rule, size int, games []GameResult, errs []error, err error) {
+// readManifest reads the settings of the match directory dir. Errors wrap
+// ErrResume: dir holds no settings (not a match's directory), or they do
+// not parse; or are the file system's.
+func readManifest(dir string) (manifest, error) {
 	name := filepath.Join(dir, manifestName)
 	data, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
-		return 0, 0, nil, nil, fmt.Errorf("%w: %s holds no %s (not the directory of a match)", ErrResume, dir, manifestName)
+		return manifest{}, fmt.Errorf("%w: %s holds no %s (not the directory of a match)", ErrResume, dir, manifestName)
 	}
 	if err != nil {
-		return 0, 0, nil, nil, err
+		return manifest{}, err
 	}
 	var m manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return 0, 0, nil, nil, fmt.Errorf("%s: %w", name, err)
+		return manifest{}, fmt.Errorf("%w: %s: %w", ErrResume, name, err)
+	}
+	return m, nil
+}
+
+// invalid says what is wrong with a game read from a journal, or "": its
+// engines are not 0 and 1, its winner is not a colour (or Empty), its
+// opening is longer than its moves, or a move is off the playing area of
+// the largest board (engine.MaxSize).
+func (g *GameResult) invalid() string {
+	switch {
+	case g.Black < 0 || g.Black > 1 || g.White != 1-g.Black:
+		return fmt.Sprintf("engines %d and %d", g.Black, g.White)
+	case g.Winner > engine.White:
+		return fmt.Sprintf("winner %d", g.Winner)
+	case g.OpeningLen < 0 || g.OpeningLen > len(g.Moves):
+		return fmt.Sprintf("opening of %d moves in a game of %d", g.OpeningLen, len(g.Moves))
+	}
+	for k, m := range g.Moves {
+		if int(m) >= engine.NumCells || !m.In(engine.MaxSize) {
+			return fmt.Sprintf("move %d is off the board", k+1)
+		}
+	}
+	return ""
+}
+
+// ReadDir reads the match directory dir (Config.OutDir): the rule and
+// board size from its settings (manifestName), the finished games from
+// its journal (ReadJournal; its line errors in errs). err is set when the
+// settings cannot be read (readManifest: wrapping ErrResume when dir is
+// not a match's directory or they do not parse), name no rule, or the
+// journal cannot be read.
+func ReadDir(dir string) (rule engine.Rule, size int, games []GameResult, errs []error, err error) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return 0, 0, nil, nil, err
 	}
 	if rule, err = engine.ParseRule(m.Rule); err != nil {
-		return 0, 0, nil, nil, fmt.Errorf("%s: %w", name, err)
+		return 0, 0, nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, manifestName), err)
 	}
-	name = filepath.Join(dir, JournalName)
-	if data, err = os.ReadFile(name); err != nil {
+	name := filepath.Join(dir, JournalName)
+	data, err := os.ReadFile(name)
+	if err != nil {
 		return 0, 0, nil, nil, err
 	}
 	games, errs = ReadJournal(name, data)
