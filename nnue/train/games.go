@@ -25,8 +25,10 @@ var ErrBadGame = errors.New("bad self-play game")
 // ParseGameLine reads one JSON line of `gomoku selfplay`: {"rule", "size",
 // "moves" (renju notation), "values" (the mover's win rate before each
 // move, 0..1), "result" (black, white or draw), "opening"}. The moves are
-// not replayed here (NewDataset does). Errors: JSON's (with its byte
-// offset), or ones wrapping ErrBadGame.
+// replayed on an empty board of the game's size and rule, black first: a
+// move off the board or onto a stone, or a move after a five, is an error,
+// so that NewDataset never meets a game that does not replay. Errors:
+// JSON's (with its byte offset), or ones wrapping ErrBadGame.
 func ParseGameLine(line []byte) (Game, error) {
 	var g GameLine
 	if err := json.Unmarshal(line, &g); err != nil {
@@ -46,6 +48,18 @@ func ParseGameLine(line []byte) (Game, error) {
 			return Game{}, fmt.Errorf("%w: move %d: %v", ErrBadGame, i+1, err)
 		}
 		out.Moves = append(out.Moves, p)
+	}
+	b, err := engine.NewBoard(g.Size, r)
+	if err != nil {
+		return Game{}, fmt.Errorf("%w: %v", ErrBadGame, err)
+	}
+	for i, p := range out.Moves {
+		if b.LastMoveWon() {
+			return Game{}, fmt.Errorf("%w: move %d (%v) comes after a five", ErrBadGame, i+1, p)
+		}
+		if err := b.Put(p, engine.Color(1+i%2)); err != nil {
+			return Game{}, fmt.Errorf("%w: move %d: %v", ErrBadGame, i+1, err)
+		}
 	}
 	for i, v := range g.Values {
 		if !(v >= 0 && v <= 1) {

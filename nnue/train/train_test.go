@@ -150,7 +150,7 @@ not json
 }
 
 // FuzzParseGameLine: any line gives a game or an error, never a panic, and
-// a game that parses builds a dataset or an error.
+// a game that parses builds a dataset without an error (it replays).
 func FuzzParseGameLine(f *testing.F) {
 	data, _ := os.ReadFile("testdata/selfplay-renju.jsonl")
 	for _, l := range strings.SplitN(string(data), "\n", 4)[:3] {
@@ -162,8 +162,37 @@ func FuzzParseGameLine(f *testing.F) {
 		if err != nil {
 			return
 		}
-		NewDataset(g.Rule, []Game{g}, 2, [32]byte{})
+		if _, err := NewDataset(g.Rule, []Game{g}, 2, [32]byte{}); err != nil {
+			t.Fatalf("a parsed game does not replay: %v", err)
+		}
 	})
+}
+
+// TestReadGamesReplay: a line whose moves do not replay (a stone on a
+// stone, a move after a five) is reported with its file and line and
+// skipped; the good lines around it are kept.
+func TestReadGamesReplay(t *testing.T) {
+	good := `{"rule":"freestyle","size":15,"moves":["h8","h9","i8"],"values":[0.5,0.5,0.5],"result":"draw","opening":0}`
+	data := strings.Join([]string{good,
+		`{"rule":"freestyle","size":15,"moves":["h8","h9","h8"],"values":[],"result":"black","opening":0}`,
+		good,
+		`{"rule":"renju","size":15,"moves":["h8","a1","i8","a2","j8","a3","k8","a4","l8","a5"],"values":[],"result":"black","opening":0}`,
+	}, "\n")
+	games, errs := ReadGames("g.jsonl", []byte(data))
+	if len(games) != 2 || len(errs) != 2 {
+		t.Fatalf("%d games and %d errors, want 2 and 2: %v", len(games), len(errs), errs)
+	}
+	for i, want := range []string{"g.jsonl:2:1: ", "g.jsonl:4:1: "} {
+		if !strings.HasPrefix(errs[i].Error(), want) || !errors.Is(errs[i], ErrBadGame) {
+			t.Errorf("error %d: %v, want %q... wrapping ErrBadGame", i, errs[i], want)
+		}
+	}
+	if !strings.Contains(errs[0].Error(), "move 3") || !strings.Contains(errs[1].Error(), "move 10") {
+		t.Errorf("errors do not name the move: %v", errs)
+	}
+	if _, err := NewDataset(engine.Freestyle, games, 2, [32]byte{}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestTrainDecay: with a step size too large for the data, some epoch fails
