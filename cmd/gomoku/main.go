@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -85,7 +86,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	out := &checkedWriter{w: stdout}
 	app := newApp(stdin, out, stderr)
 	app.CommandNotFound = func(c *cli.Context, name string) { notFound = name }
+	var stopProfile func() error
+	app.Before = func(c *cli.Context) error {
+		var err error
+		stopProfile, err = startCPUProfile(c.String("cpuprofile"))
+		return err
+	}
 	err := app.RunContext(ctx, args)
+	if stopProfile != nil {
+		if perr := stopProfile(); perr != nil && err == nil {
+			err = perr
+		}
+	}
 	if werr := out.Err(); werr != nil && !errors.Is(err, errOutput) {
 		err = fmt.Errorf("%w: %w", errOutput, werr)
 	}
@@ -146,7 +158,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"the Gomocup protocol. It reads move lists, board diagrams, Gomocup .psq records, JSONL puzzle files, lfz084\n" +
 			"puzzle files, SGF game records and RenLib libraries. Points are written in renju notation (a1 bottom-left,\n" +
 			"h8 the centre of 15x15) or as Piskvork x,y. Reference: docs/commands.md; the rest: docs/.",
-		Commands:              cmds,
+		Commands: cmds,
+		Flags: []cli.Flag{&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole command to `FILE` " +
+			"(go tool pprof reads it; given before the command: gomoku --cpuprofile FILE prove ...), to see where a long search spends its time"}},
 		Reader:                stdin,
 		Writer:                stdout,
 		ErrWriter:             stderr,
@@ -155,6 +169,33 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		HideHelpCommand:       true,
 	}
+}
+
+// startCPUProfile starts Go's CPU profiler (runtime/pprof) writing to the
+// file name, unless name is empty, and returns the function that stops it
+// and closes the file (nil for an empty name). Errors: the file's creation,
+// and pprof's (a profile already running in this process) as a usage
+// error.
+func startCPUProfile(name string) (func() error, error) {
+	if name == "" {
+		return nil, nil
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		os.Remove(name)
+		return nil, usagef("--cpuprofile %s: %v", name, err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		return nil
+	}, nil
 }
 
 // requireFlags checks cmd's required flags itself, before its action, as a

@@ -593,3 +593,27 @@ func TestBestDefendCounts(t *testing.T) {
 		t.Errorf("exit %d, %s: want %q", code, text+errOut, want)
 	}
 }
+
+// TestCPUProfile: --cpuprofile FILE, before the command, leaves a CPU
+// profile (gzip-compressed, as runtime/pprof writes it) and the command's
+// own output and exit code; a file that cannot be created is an error
+// (exit 1) before the command runs.
+func TestCPUProfile(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "cpu.prof")
+	code, out, errOut := gomoku(t, "", "--cpuprofile", name, "solve", sample(t, "vct_black.txt"))
+	if code != exitOK || !strings.Contains(out, "result: win") {
+		t.Fatalf("exit %d, output %q, errors %q", code, out, errOut)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("%s is not a gzip-compressed profile: % x", name, data[:min(len(data), 8)])
+	}
+	bad := filepath.Join(t.TempDir(), "missing", "cpu.prof")
+	code, out, errOut = gomoku(t, "", "--cpuprofile", bad, "solve", sample(t, "vct_black.txt"))
+	if code != exitError || out != "" || !strings.Contains(errOut, "--cpuprofile") {
+		t.Fatalf("unwritable profile: exit %d, output %q, errors %q", code, out, errOut)
+	}
+}
