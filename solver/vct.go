@@ -303,9 +303,12 @@ type vctRun struct {
 	markGen  uint32
 	cells    []engine.Point // scratch cell list of threatCandidates and markStoppers
 	defBuf   []engine.Point // scratch candidate list of quietDefences
-	pnStep   int            // depthPNStep, or 0 under a depth limit
-	dvcf     *vcfRun        // the defender's VCF search (defenderVCF)
-	defVCF   bool           // defenderVCF is on
+	// scratch of quietMoves: the sort keys, the ordered list
+	quietKeys []uint64
+	quietOut  []engine.Point
+	pnStep    int     // depthPNStep, or 0 under a depth limit
+	dvcf      *vcfRun // the defender's VCF search (defenderVCF)
+	defVCF    bool    // defenderVCF is on
 	// defThreat: the defender had a VCF at the attacker node whose move
 	// list was fetched last (attacks), so a defender node after one of its
 	// quiet moves checks whether the move stopped it; true where the

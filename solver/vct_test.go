@@ -780,3 +780,79 @@ func TestSingleLimit(t *testing.T) {
 		t.Fatal("no case of threat limit 1")
 	}
 }
+
+// TestQuietMovesOrder checks quietMoves against its definition: the
+// attacker's legal moves not among the threats, nearest a stone first,
+// then by both sides' potential, highest first, then by Point, as a stable
+// sort of the board-ordered list by that score gives, on middle games of
+// all three rules (renju's forbidden points left out for black), and that
+// a second call, reusing the buffers, gives the same list.
+func TestQuietMovesOrder(t *testing.T) {
+	for _, tc := range []struct {
+		rule  engine.Rule
+		moves string
+	}{
+		{engine.Freestyle, "h8 h9 i8 i7 g8 j8 g9 f10 g7 g10"},
+		{engine.Standard, "h8 i9 j10 g7 h10 h7 i7 g9"},
+		{engine.Renju, "h8 h9 i8 i7 j7 g9 j9 k10 j8 j6 g8 k8 f8"},
+	} {
+		b, err := engine.NewBoard(engine.DefaultSize, tc.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := engine.Black
+		for _, s := range strings.Fields(tc.moves) {
+			p, err := engine.ParsePoint(s, engine.DefaultSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Play(p, c)
+			c = c.Opponent()
+		}
+		v := NewVCT(16)
+		r := v.newRun(b, c, NewBudget(context.Background(), Limits{}, nil))
+		threats := r.threatCandidates(nil, 3)
+		near := func(m engine.Point) int64 {
+			best := int64(15)
+			for d := 1; d <= 4 && best == 15; d++ {
+				for _, dir := range engine.Dirs {
+					for _, sign := range []int{1, -1} {
+						q := engine.Point(int(m) + sign*d*dir)
+						// a stone within d along a line, with no wall between
+						if blocked := func() bool {
+							for k := 1; k <= d; k++ {
+								if !b.OnBoard(engine.Point(int(m) + sign*k*dir)) {
+									return true
+								}
+							}
+							return false
+						}(); !blocked && b.At(q) != engine.Empty {
+							best = int64(d)
+						}
+					}
+				}
+			}
+			return best
+		}
+		var want []engine.Point
+		score := map[engine.Point]int64{}
+		for _, m := range legalMoves(b, c) {
+			if slices.Contains(threats, m) {
+				continue
+			}
+			want = append(want, m)
+			score[m] = -near(m)<<40 + int64(b.Potential(c, m)) + int64(b.Potential(c.Opponent(), m))
+		}
+		slices.SortStableFunc(want, func(a, b engine.Point) int { return cmp.Compare(score[b], score[a]) })
+		got := slices.Clone(r.quietMoves(threats))
+		if !slices.Equal(got, want) {
+			t.Errorf("%v %s: quietMoves\n%v\nwant\n%v", tc.rule, tc.moves, got, want)
+		}
+		if again := r.quietMoves(threats); !slices.Equal(again, got) {
+			t.Errorf("%v: a second call gives %v", tc.rule, again)
+		}
+		if len(threats) == 0 || len(got) == 0 {
+			t.Errorf("%v: %d threats, %d quiet moves: the position tests nothing", tc.rule, len(threats), len(got))
+		}
+	}
+}
