@@ -352,6 +352,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 	var firstErr error
 	decided := 0
 	failed := false // opt.FailFast and a child not won
+	var cut int64   // the nodes of the children left out, cut short
 	opt.pool.run(s, len(jobs), top, func(slv *Solver, i int) bool {
 		mu.Lock()
 		if firstErr != nil || ctx.Err() != nil || failed {
@@ -394,7 +395,9 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 		defer mu.Unlock()
 		switch {
 		case err != nil && wctx.Err() != nil && ctx.Err() == nil:
-			// cancelled by another child's failure: left out
+			// cancelled by another child's failure: left out, its nodes
+			// counted
+			cut += ch.Nodes
 		case err != nil:
 			if firstErr == nil {
 				firstErr = err
@@ -409,6 +412,9 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 			if opt.Progress != nil {
 				opt.Progress(ch, decided, len(ms))
 			}
+		default:
+			// cut short (ctx ended): left out, its nodes counted
+			cut += ch.Nodes
 		}
 		return firstErr == nil && !failed && ctx.Err() == nil
 	})
@@ -435,6 +441,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 		}
 	}
 	var list []OpeningChild
+	rep.Nodes += cut
 	for k, ch := range out {
 		if !done[k] {
 			continue

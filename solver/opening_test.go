@@ -740,3 +740,36 @@ func TestProbeOrder(t *testing.T) {
 		t.Errorf("log %q", logged)
 	}
 }
+
+// TestProveOpeningCutNodes: the nodes of a child cut short count in the
+// opening's report. D3 (no pass proof within its limit) with every move
+// searched, two at a time, fail-fast: the first child left unknown cancels
+// the one beside it, which is left out of the children; before, its nodes
+// were dropped too, and a deepening whose children were all cut by its
+// deadline reported 0 nodes for minutes of search.
+func TestProveOpeningCutNodes(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "j10")
+	for trial := 0; trial < 5; trial++ {
+		s := NewSolver(16)
+		s.PassThreats = true
+		rep, err := s.ProveOpening(context.Background(), pr, Limits{Nodes: 20_000},
+			OpeningOptions{EveryMove: true, FailFast: true, Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := rep.Pass.Nodes
+		for _, ch := range rep.Children {
+			listed += ch.Nodes
+		}
+		if rep.Nodes < listed {
+			t.Fatalf("%d nodes reported, fewer than the pass and the children's %d", rep.Nodes, listed)
+		}
+		if len(rep.Children) == 1 { // the other child was cut short
+			if rep.Nodes == listed {
+				t.Fatalf("the cut child's nodes are missing: %d reported, the pass and the child %d", rep.Nodes, listed)
+			}
+			return
+		}
+	}
+	t.Skip("the second child finished before the first failed in every trial")
+}
