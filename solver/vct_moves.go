@@ -265,6 +265,9 @@ func (r *vctRun) threatCandidates(moves []engine.Point, k int) []engine.Point {
 			r.addLineCells(f, 5)
 		}
 	}
+	// one pass in board order: a cell is a candidate when marked above
+	// (renju) or when some line through it qualifies; nothing below marks
+	// any other cell
 	n := b.Size()
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
@@ -272,7 +275,7 @@ func (r *vctRun) threatCandidates(moves []engine.Point, k int) []engine.Point {
 			if b.At(p) != engine.Empty {
 				continue
 			}
-			ok := b.Threat(r.att, p) >= engine.ThreatFour
+			ok := r.mark[p] == r.markGen || b.Threat(r.att, p) >= engine.ThreatFour
 			if !ok && maxLine(b.LinePatterns(r.att, p)) < weakest &&
 				(defNeed == engine.Dead || maxLine(b.LinePatterns(r.def, p)) < defNeed) {
 				continue // no line through p can qualify (most cells)
@@ -288,15 +291,7 @@ func (r *vctRun) threatCandidates(moves []engine.Point, k int) []engine.Point {
 					ok = r.preBlocks(p, dir, k, defNeed)
 				}
 			}
-			if ok {
-				r.mark[p] = r.markGen
-			}
-		}
-	}
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			p := engine.PointAt(x, y)
-			if r.mark[p] == r.markGen && b.At(p) == engine.Empty && b.Legal(r.att, p) {
+			if ok && b.Legal(r.att, p) {
 				moves = append(moves, p)
 			}
 		}
