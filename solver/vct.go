@@ -303,9 +303,14 @@ type vctRun struct {
 	markGen  uint32
 	cells    []engine.Point // scratch cell list of threatCandidates and markStoppers
 	defBuf   []engine.Point // scratch candidate list of quietDefences
-	// scratch of quietMoves: the sort keys, the ordered list
+	// scratch of quietMoves: the sort keys, the ordered list, and each
+	// cell's steps to the nearest stone along a line (nearDist, valid
+	// where nearStamp is nearGen)
 	quietKeys []uint64
 	quietOut  []engine.Point
+	nearStamp []uint32
+	nearDist  []uint8
+	nearGen   uint32
 	pnStep    int     // depthPNStep, or 0 under a depth limit
 	dvcf      *vcfRun // the defender's VCF search (defenderVCF)
 	defVCF    bool    // defenderVCF is on

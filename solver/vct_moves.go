@@ -646,8 +646,37 @@ const testedDefences = 4
 // buffer that the next call reuses (attacks copies what it keeps).
 func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 	b := r.b
-	keys := r.quietKeys[:0]
 	n := b.Size()
+	// near: for each cell, the fewest steps along a line to a stone (1 to
+	// 4; 15 when none is within 4), walked from the stones outwards (a walk
+	// stops at the next stone, which is nearer to the cells beyond it, and
+	// at the wall), stamped with a generation in place of a clearing
+	r.nearGen++
+	if r.nearGen == 0 || r.nearStamp == nil {
+		r.nearStamp, r.nearDist, r.nearGen = make([]uint32, engine.NumCells), make([]uint8, engine.NumCells), 1
+	}
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			s := engine.PointAt(x, y)
+			if b.At(s) == engine.Empty {
+				continue
+			}
+			for _, step := range engine.Dirs {
+				for _, sign := range [2]int{1, -1} {
+					for k := 1; k <= 4; k++ {
+						q := engine.Point(int(s) + sign*k*step)
+						if !b.OnBoard(q) || b.At(q) != engine.Empty {
+							break
+						}
+						if r.nearStamp[q] != r.nearGen || int(r.nearDist[q]) > k {
+							r.nearStamp[q], r.nearDist[q] = r.nearGen, uint8(k)
+						}
+					}
+				}
+			}
+		}
+	}
+	keys := r.quietKeys[:0]
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			m := engine.PointAt(x, y)
@@ -655,19 +684,8 @@ func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 				continue
 			}
 			near := 15
-			for _, step := range engine.Dirs {
-				for _, sign := range [2]int{1, -1} {
-					for k := 1; k < near && k <= 4; k++ {
-						q := engine.Point(int(m) + sign*k*step)
-						if !b.OnBoard(q) {
-							break
-						}
-						if b.At(q) != engine.Empty {
-							near = k
-							break
-						}
-					}
-				}
+			if r.nearStamp[m] == r.nearGen {
+				near = int(r.nearDist[m])
 			}
 			black, white := b.Potentials(m)
 			keys = append(keys, quietKey(near, int64(black)+int64(white), m))
