@@ -363,7 +363,27 @@ func suggestMoves(nodes int64) func(context.Context, *engine.Board, engine.Color
 	}
 }
 
-// writeProveText writes an opening's summary for people.
+// writeUndecided writes, after an opening's result line, the defender
+// moves not won: those left unknown and those that held within the limits
+// (rec.Moves's results unknown and no-win), one line each kind, in the
+// order searched; nothing when there are none. A resumed proof's next
+// run, and the person reading it, start from these moves.
+func writeUndecided(w io.Writer, rec proveRecord) {
+	for _, kind := range []string{solver.StatusUnknown.String(), solver.StatusNoWin.String()} {
+		var moves []string
+		for _, m := range rec.Moves {
+			if m.Result == kind {
+				moves = append(moves, m.Move)
+			}
+		}
+		if len(moves) > 0 {
+			fmt.Fprintf(w, "%s (%d): %s\n", kind, len(moves), strings.Join(moves, " "))
+		}
+	}
+}
+
+// writeProveText writes an opening's summary for people, then the
+// defender moves not won (writeUndecided).
 func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	pass := "pass: " + rec.Pass
 	if rep.Pass.Status == solver.StatusWin {
@@ -382,6 +402,7 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	default:
 		fmt.Fprintf(w, "%s\n", pass)
 	}
+	defer writeUndecided(w, rec)
 	switch {
 	case rec.Stopped != "":
 		fmt.Fprintf(w, "result: interrupted: %d of %d defender moves searched, %d won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",

@@ -77,6 +77,33 @@ func TestProveTextInterrupted(t *testing.T) {
 	}
 }
 
+// TestProveTextUndecided: the summary ends with the defender moves not won,
+// by kind, so that a long run's log says which moves to resume on (D3's
+// run of 2026-12-02 listed 165 results to read through for its 14
+// unknown).
+func TestProveTextUndecided(t *testing.T) {
+	var out strings.Builder
+	rec := proveRecord{Result: "unknown", Pass: "win", Zone: true, Legal: 222, ToDecide: 4, Children: 4,
+		Won: 1, NoWin: 1, Unknown: 2, Nodes: 5, TimeMS: 1500, Moves: []proveChild{
+			{Move: "g7", Result: "unknown"}, {Move: "h7", Result: "win"}, {Move: "i7", Result: "no-win"}, {Move: "j7", Result: "unknown"}}}
+	writeProveText(&out, rec, solver.OpeningReport{Status: solver.StatusUnknown})
+	text := out.String()
+	for _, want := range []string{"\nunknown (2): g7 j7\n", "\nno-win (1): i7\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "h7") {
+		t.Errorf("a won move listed as undecided:\n%s", text)
+	}
+	out.Reset()
+	rec.Moves = rec.Moves[1:2]
+	writeProveText(&out, rec, solver.OpeningReport{Status: solver.StatusUnknown})
+	if strings.Contains(out.String(), "unknown (") || strings.Contains(out.String(), "no-win (") {
+		t.Errorf("undecided moves listed where every move was won:\n%s", out.String())
+	}
+}
+
 // TestProveTextPassUnknown: a pass search left unknown reports its root's
 // proof and disproof numbers (Allis's empty board after h8 printed only its
 // nodes before).
