@@ -32,7 +32,7 @@ func benchCommand() *cli.Command {
 			"second and time to depth 8 on a middle game (with --eval nnue, the network's too), then solves each position repeatedly\n" +
 			"and reports its median time. The signature (the sum of node counts) is the same on every machine\n" +
 			"for the same code and set; a change in it means the search changed.",
-		Subcommands: []*cli.Command{vsQuintetCommand()},
+		Subcommands: []*cli.Command{vsQuintetCommand(), vsRapfiCommand()},
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "min-time", Value: 200 * time.Millisecond, Usage: "least time spent on each position"},
 			evalFlag(), netFlag(),
