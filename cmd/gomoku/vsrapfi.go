@@ -163,10 +163,10 @@ func runVsRapfi(c *cli.Context) error {
 	return nil
 }
 
-// vsRapfiPosition runs both programs on p. Errors: a position whose
-// attacker is not to move, the board's, the search's, and the brain's (it
-// would not start, crashed, or did not answer within twice the time and
-// ten seconds more).
+// vsRapfiPosition runs both programs on p, the brain killed when ctx
+// ends. Errors: a position whose attacker is not to move, the board's,
+// the search's, and the brain's (it would not start, crashed, answered no
+// point, or did not answer within twice the time and ten seconds more).
 func vsRapfiPosition(ctx context.Context, s *solver.Solver, p *positions.Position, mode solver.Mode, lim solver.Limits, argv []string) (vsRapfiRow, error) {
 	var row vsRapfiRow
 	if p.Attacker != engine.Empty && p.Attacker != p.ToMove {
@@ -186,6 +186,8 @@ func vsRapfiPosition(ctx context.Context, s *solver.Solver, p *positions.Positio
 		return row, err
 	}
 	defer cl.Close(time.Second)
+	// Ctrl-C ends the brain at once (its answer is not awaited)
+	defer context.AfterFunc(ctx, cl.Kill)()
 	start := time.Now()
 	deadline := start.Add(2*lim.Time + 10*time.Second)
 	if err := cl.Send("START %d", p.Size); err != nil {
