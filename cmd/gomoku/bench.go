@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"time"
@@ -66,19 +65,8 @@ func benchCommand() *cli.Command {
 					}
 					ps = append(ps, got...)
 				}
-			} else {
-				for _, n := range c.Args().Slice() {
-					data, err := os.ReadFile(n)
-					if err != nil {
-						return err
-					}
-					got, errs := positions.Parse(n, data, positions.Auto, positions.DefaultOptions)
-					for _, e := range errs {
-						fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", e)
-					}
-					badRecords += len(errs)
-					ps = append(ps, got...)
-				}
+			} else if ps, badRecords, err = readPositionFiles(c, c.Args().Slice(), positions.DefaultOptions); err != nil {
+				return err
 			}
 			vcf := solver.NewVCF(c.Int("memory"))
 			var signature, nodes int64

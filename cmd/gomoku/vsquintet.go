@@ -69,13 +69,8 @@ func vsQuintetCommand() *cli.Command {
 			}
 			out := c.App.Writer
 			peer := c.String("peer")
-			if _, err := os.Stat(peer); err != nil {
-				if c.IsSet("peer") {
-					// the solver asked for is not there: not a measurement
-					return usagef("--peer %s: %v", peer, err)
-				}
-				fmt.Fprintf(out, "vs-quintet: quintet's solver is not at %s (--peer); nothing measured\n", peer)
-				return nil
+			if present, err := peerPresent(c, "vs-quintet: quintet's solver"); !present || err != nil {
+				return err
 			}
 			tmp, err := os.MkdirTemp("", "gomoku-vs-quintet-")
 			if err != nil {
