@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"time"
@@ -202,4 +203,41 @@ func playUndoRate(d time.Duration) (float64, error) {
 		n += len(empty)
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// peerPresent reports whether the peer program of --peer exists. When it
+// does not, a --peer given is a usage error (what was asked for is not
+// there: no measurement), and the default one's absence is said on the
+// command's output ("what is not at PATH (--peer); nothing measured"), no
+// error: a benchmark of the shared peers runs where they are.
+func peerPresent(c *cli.Context, what string) (bool, error) {
+	peer := c.String("peer")
+	if _, err := os.Stat(peer); err != nil {
+		if c.IsSet("peer") {
+			return false, usagef("--peer %s: %v", peer, err)
+		}
+		fmt.Fprintf(c.App.Writer, "%s is not at %s (--peer); nothing measured\n", what, peer)
+		return false, nil
+	}
+	return true, nil
+}
+
+// readPositionFiles reads and parses the named files (at most inputLimit
+// bytes each) with options opt, in order. A bad record is reported on the
+// command's error output and counted in bad, the others kept; a file that
+// cannot be read is an error.
+func readPositionFiles(c *cli.Context, names []string, opt positions.Options) (ps []*positions.Position, bad int, err error) {
+	for _, n := range names {
+		data, err := readSource(n, nil)
+		if err != nil {
+			return nil, bad, err
+		}
+		got, errs := positions.Parse(n, data, positions.Auto, opt)
+		for _, e := range errs {
+			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", e)
+		}
+		bad += len(errs)
+		ps = append(ps, got...)
+	}
+	return ps, bad, nil
 }

@@ -3,16 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/shlex"
 	"github.com/urfave/cli/v2"
 
-	"gomoku/cmd/internal/gomocup"
+	"gomoku/cmd/internal/match"
 	"gomoku/engine"
 	"gomoku/positions"
 	"gomoku/solver"
@@ -25,11 +21,6 @@ const (
 	defaultRapfi     = "../shared/peers/rapfi/pbrain-rapfi"
 	defaultRapfiArgs = "--config ../shared/peers/rapfi/config.toml"
 )
-
-// rapfiEval matches the evaluation in Rapfi's MESSAGE lines ("MESSAGE
-// Depth 25-29 | Eval +M31 | Time 7883ms | I11 H11 ..."): a mate in n plies
-// for the side to move (+Mn), against it (-Mn), or a score.
-var rapfiEval = regexp.MustCompile(`\bEval ([+-]?M\d+|[+-]?\d+)\b`)
 
 // vsRapfiCommand runs this program's proof search and a Gomocup brain that
 // reports mates as Rapfi does on the same positions, one by one, and
@@ -62,8 +53,8 @@ func vsRapfiCommand() *cli.Command {
 type vsRapfiRow struct {
 	ours     solver.Status
 	oursTime time.Duration
-	mate     int    // the brain's mate in plies for the side to move, 0 for none
-	eval     string // the brain's last evaluation ("" when it printed none)
+	mate     int    // the brain's mate in plies for the side to move (match.Eval.Mate), 0 for none
+	eval     string // the brain's last evaluation, as match.ParseEval reads it ("" when it reported none)
 	move     string // the brain's move (a1 is bottom-left)
 	peerTime time.Duration
 }
@@ -96,7 +87,7 @@ func runVsRapfi(c *cli.Context) error {
 		return usagef("--peer-args: %v", err)
 	}
 	out := c.App.Writer
-	peer := c.String("peer")
+	spec := match.EngineSpec{Name: "brain", Argv: append([]string{c.String("peer")}, args...)}
 	if present, err := peerPresent(c, "vs-rapfi: Rapfi"); !present || err != nil {
 		return err
 	}
@@ -115,7 +106,7 @@ func runVsRapfi(c *cli.Context) error {
 		if c.Context.Err() != nil {
 			return c.Context.Err()
 		}
-		row, err := vsRapfiPosition(c.Context, s, p, recordMode(mode, p), lim, append([]string{peer}, args...))
+		row, err := vsRapfiPosition(c.Context, s, p, recordMode(mode, p), lim, spec)
 		if err != nil {
 			if c.Context.Err() != nil {
 				return c.Context.Err()
@@ -126,7 +117,10 @@ func runVsRapfi(c *cli.Context) error {
 		}
 		n++
 		mate := "-"
-		if row.mate > 0 {
+		switch {
+		case row.mate >= match.MateUnknown:
+			mate = "M?"
+		case row.mate > 0:
 			mate = fmt.Sprintf("M%d", row.mate)
 		}
 		fmt.Fprintf(out, "%-28s %-8s %10.1f  %-8s %10.1f  %-6s %s\n", p.Label(), row.ours, ms(row.oursTime), mate,
@@ -149,14 +143,20 @@ func runVsRapfi(c *cli.Context) error {
 	return nil
 }
 
-// vsRapfiPosition runs both programs on p, the brain killed when ctx
-// ends. Errors: a position whose attacker is not to move, the board's,
-// the search's, and the brain's (it would not start, crashed, answered no
-// point, or did not answer within twice the time and ten seconds more).
-func vsRapfiPosition(ctx context.Context, s *solver.Solver, p *positions.Position, mode solver.Mode, lim solver.Limits, argv []string) (vsRapfiRow, error) {
+// vsRapfiPosition runs both programs on p, the brain (spec, started
+// afresh as match.StartBrain starts a teacher, one thread, lim.Time a
+// move) killed when ctx ends. Errors: a position whose attacker is not to
+// move, or whose stones have no move order that reaches it (moveOrder),
+// the board's, the search's, and the brain's (match.Brain.Move's).
+func vsRapfiPosition(ctx context.Context, s *solver.Solver, p *positions.Position, mode solver.Mode, lim solver.Limits,
+	spec match.EngineSpec) (vsRapfiRow, error) {
 	var row vsRapfiRow
 	if p.Attacker != engine.Empty && p.Attacker != p.ToMove {
 		return row, fmt.Errorf("the attacker %v is not to move", p.Attacker)
+	}
+	moves, err := moveOrder(p)
+	if err != nil {
+		return row, err
 	}
 	b, err := p.Board(p.Rule)
 	if err != nil {
@@ -167,141 +167,63 @@ func vsRapfiPosition(ctx context.Context, s *solver.Solver, p *positions.Positio
 		return row, err
 	}
 	row.ours, row.oursTime = a.Status, a.Elapsed
-	cl, err := gomocup.Start("brain", argv, "")
+	cfg := match.Config{Engines: [2]match.EngineSpec{spec, spec}, Rule: p.Rule, Size: p.Size, TurnTime: lim.Time,
+		Tolerance: lim.Time + 10*time.Second, Threads: 1}
+	if err := cfg.Check(); err != nil {
+		return row, err
+	}
+	br, err := match.StartBrain(&cfg, 0)
 	if err != nil {
 		return row, err
 	}
-	defer cl.Close(time.Second)
-	// Ctrl-C ends the brain at once (its answer is not awaited)
-	defer context.AfterFunc(ctx, cl.Kill)()
+	defer br.Close()
+	defer context.AfterFunc(ctx, br.Kill)() // Ctrl-C: the answer is not awaited
 	start := time.Now()
-	deadline := start.Add(2*lim.Time + 10*time.Second)
-	if err := cl.Send("START %d", p.Size); err != nil {
-		return row, err
-	}
-	if ok, err := cl.Answer(deadline); err != nil {
-		return row, err
-	} else if !strings.HasPrefix(strings.ToUpper(ok), "OK") {
-		return row, fmt.Errorf("START %d: the brain answered %q", p.Size, ok)
-	}
-	lines := []string{
-		fmt.Sprintf("INFO rule %d", gomocup.RuleCode(p.Rule)),
-		"INFO thread_num 1",
-		fmt.Sprintf("INFO timeout_turn %d", lim.Time.Milliseconds()),
-		"INFO timeout_match 2147483647",
-		"INFO time_left 2147483647",
-		"BOARD",
-	}
-	for _, st := range boardOrder(p) {
-		field := 2
-		if st.c == p.ToMove {
-			field = 1
-		}
-		lines = append(lines, fmt.Sprintf("%s,%d", gomocup.FormatPoint(st.p, p.Size), field))
-	}
-	lines = append(lines, "DONE")
-	start = time.Now()
-	for _, l := range lines {
-		if err := cl.Send("%s", l); err != nil {
-			return row, err
-		}
-	}
-	answer, err := cl.Answer(deadline)
+	mv, ev, err := br.Move(ctx, moves)
 	row.peerTime = time.Since(start)
 	if err != nil {
 		return row, err
 	}
-	mv, err := gomocup.ParsePoint(answer, p.Size)
-	if err != nil {
-		return row, fmt.Errorf("the brain answered %q: %w", answer, err)
-	}
 	row.move = mv.String()
-	row.eval, row.mate = lastEval(cl.Messages())
+	switch {
+	case ev.Mate >= match.MateUnknown:
+		row.mate, row.eval = ev.Mate, "+M*"
+	case ev.Mate > 0:
+		row.mate, row.eval = ev.Mate, fmt.Sprintf("+M%d", ev.Mate)
+	case ev.Mate <= -match.MateUnknown:
+		row.eval = "-M*"
+	case ev.Mate < 0:
+		row.eval = fmt.Sprintf("-M%d", -ev.Mate)
+	case ev.Known && !ev.IsRate:
+		row.eval = fmt.Sprint(ev.Score)
+	case ev.Known:
+		row.eval = fmt.Sprintf("ev %.3f", ev.Rate)
+	}
 	return row, nil
 }
 
-// stone is a stone of a position in the order the brain is told it.
-type stone struct {
-	p engine.Point
-	c engine.Color
-}
-
-// boardOrder lists p's stones as a brain's BOARD wants them (Rapfi takes
-// the first for black): the record's move order when it gives one, else
-// black's and white's stones alternately, black first, then the rest of
-// the side with more.
-func boardOrder(p *positions.Position) []stone {
-	var out []stone
-	if p.Moves != nil {
-		for i, m := range p.Moves {
-			out = append(out, stone{m, engine.Color(1 + i%2)})
+// moveOrder returns p's stones as moves from the empty board, black first
+// and alternating, as a brain is told a position (match.Brain.Move): the
+// record's own order when it gives one, else black's and white's stones
+// taken in turn. Errors: stones no alternation reaches (black must have
+// as many as white or one more), or one whose count gives the move to the
+// other side than p.ToMove.
+func moveOrder(p *positions.Position) ([]engine.Point, error) {
+	moves := p.Moves
+	if moves == nil {
+		nb, nw := len(p.Black), len(p.White)
+		if nb != nw && nb != nw+1 {
+			return nil, fmt.Errorf("%d black and %d white stones: no move order reaches them", nb, nw)
 		}
-		return out
-	}
-	for i := 0; i < max(len(p.Black), len(p.White)); i++ {
-		if i < len(p.Black) {
-			out = append(out, stone{p.Black[i], engine.Black})
-		}
-		if i < len(p.White) {
-			out = append(out, stone{p.White[i], engine.White})
-		}
-	}
-	return out
-}
-
-// lastEval returns the last evaluation of messages (rapfiEval) and, when
-// it is a mate for the side to move (+Mn or Mn), n; "" and 0 when no line
-// holds one.
-func lastEval(messages []string) (string, int) {
-	for i := len(messages) - 1; i >= 0; i-- {
-		m := rapfiEval.FindStringSubmatch(messages[i])
-		if m == nil {
-			continue
-		}
-		ev := m[1]
-		if mate, ok := strings.CutPrefix(strings.TrimPrefix(ev, "+"), "M"); ok {
-			if n, err := strconv.Atoi(mate); err == nil {
-				return ev, n
+		for i := range nb {
+			moves = append(moves, p.Black[i])
+			if i < nw {
+				moves = append(moves, p.White[i])
 			}
 		}
-		return ev, 0
 	}
-	return "", 0
-}
-
-// peerPresent reports whether the peer program of --peer exists. When it
-// does not, a --peer given is a usage error (what was asked for is not
-// there: no measurement), and the default one's absence is said on the
-// command's output ("what is not at PATH (--peer); nothing measured"), no
-// error: a benchmark of the shared peers runs where they are.
-func peerPresent(c *cli.Context, what string) (bool, error) {
-	peer := c.String("peer")
-	if _, err := os.Stat(peer); err != nil {
-		if c.IsSet("peer") {
-			return false, usagef("--peer %s: %v", peer, err)
-		}
-		fmt.Fprintf(c.App.Writer, "%s is not at %s (--peer); nothing measured\n", what, peer)
-		return false, nil
+	if engine.Color(1+len(moves)%2) != p.ToMove {
+		return nil, fmt.Errorf("%d stones give the move to %v, not %v", len(moves), engine.Color(1+len(moves)%2), p.ToMove)
 	}
-	return true, nil
-}
-
-// readPositionFiles reads and parses the named files (at most inputLimit
-// bytes each) with options opt, in order. A bad record is reported on the
-// command's error output and counted in bad, the others kept; a file that
-// cannot be read is an error.
-func readPositionFiles(c *cli.Context, names []string, opt positions.Options) (ps []*positions.Position, bad int, err error) {
-	for _, n := range names {
-		data, err := readSource(n, nil)
-		if err != nil {
-			return nil, bad, err
-		}
-		got, errs := positions.Parse(n, data, positions.Auto, opt)
-		for _, e := range errs {
-			fmt.Fprintf(c.App.ErrWriter, "gomoku: %v\n", e)
-		}
-		bad += len(errs)
-		ps = append(ps, got...)
-	}
-	return ps, bad, nil
+	return moves, nil
 }

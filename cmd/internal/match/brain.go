@@ -81,6 +81,15 @@ func (br *Brain) Move(ctx context.Context, moves []engine.Point) (engine.Point, 
 // Size is the side of the board the brain plays on, in cells.
 func (br *Brain) Size() int { return br.cfg.Size }
 
+// Kill ends the brain's process at once. Unlike the other methods it may
+// be called from another goroutine while Move waits, which then returns
+// gomocup.ErrCrashed (a caller's Ctrl-C: the answer is not awaited).
+func (br *Brain) Kill() {
+	if br.s.client != nil {
+		br.s.client.Kill()
+	}
+}
+
 // Close ends the brain (END, then a kill after 2 s).
 func (br *Brain) Close() {
 	if br.s.client != nil {
