@@ -402,7 +402,6 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	default:
 		fmt.Fprintf(w, "%s\n", pass)
 	}
-	defer writeUndecided(w, rec)
 	switch {
 	case rec.Stopped != "":
 		fmt.Fprintf(w, "result: interrupted: %d of %d defender moves searched, %d won, %d no-win, %d unknown so far (%d nodes, %.1f s)\n",
@@ -421,4 +420,5 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 		fmt.Fprintf(w, "result: %s: %d of %d defender moves won, %d no-win within the limits, %d unknown, %d left to other shards (%d nodes, %.1f s)\n",
 			rec.Result, rec.Won, rec.Children, rec.NoWin, rec.Unknown, rec.Skipped, rec.Nodes, rec.TimeMS/1000)
 	}
+	writeUndecided(w, rec)
 }
