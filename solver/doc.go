@@ -21,7 +21,9 @@
 //     initial proof numbers and Kawano's (1996) simulation of a sibling
 //     defence's proof; threats of a VCF of up to a threat limit;
 //     exact defences (counter-fours included); the graph-history argument;
-//     with AllMoves, proof-number search over all moves (solve --mode win).
+//     with AllMoves, proof-number search over all moves (solve --mode win);
+//     with WeakNumbers, weak proof-number search's sums (Ueda, Hashimoto,
+//     Hashimoto and Iida 2008).
 //     dfpn_table.go holds its proof-number table; share.go the table of
 //     solved nodes that searches at different threat limits share (the
 //     limits nest; lockless entries after Hyatt and Mann).
@@ -37,7 +39,8 @@
 //     stored, symmetric moves once, shards; a proof.Certificate checked
 //     before it is returned.
 //   - solve.go: Solver, which runs the modes (VCF; VCF then VCT with
-//     growing threat limits; then all moves) and consults the store.
+//     growing threat limits, a portfolio of searches side by side, one of
+//     them with weak sums; then all moves) and consults the store.
 //   - results.go: Store, the durable layer of solved results on
 //     solver/store, keyed by the canonical (least symmetric) position key.
 //   - analyze.go: AnalyzePly and Summarize, the per-ply forced-win

@@ -79,9 +79,9 @@ var ErrBadThreatLimit = fmt.Errorf("threat limit above %d", MaxThreatLimit)
 // MaxAutoThreatLimit is how far Solve widens a VCT search when
 // Solver.ThreatLimit is zero and the search has a time or node limit: the
 // searches of threat limits 2 and MaxAutoThreatLimit start at once, and a
-// search that proves no win hands its place to limit 5, then 4, then 3 (see
-// autoLimits and portfolio). The answer is the first win or the no-win of
-// the largest limit proven. On lfz084's VCT books, two puzzles that limit 3
+// search that proves no win hands its place to limit 8 again with weak
+// proof-number sums, then to 5, 4 and 3 (see autoLimits and portfolio).
+// The answer is the first win or the no-win of the largest limit proven. On lfz084's VCT books, two puzzles that limit 3
 // disproves in a second are won at limit 4 (lfz-6x6-2/40, lfz-tengu/13),
 // and some need threats of a VCF longer than five moves: lfz-gaofei/96 and
 // 249, unknown at limit 5 after 40 s, are won at limits 6 to 10 in 3.2 and
@@ -398,9 +398,9 @@ func remaining(lim Limits, start time.Time, nodes int64) (Limits, string) {
 // table, the rest of its node share and the time left to the next limit not
 // yet started and not covered by a no-win (autoLimits, or with OneSearch
 // the limits above tmax up to MaxAutoThreatLimit). Threat limit 2 often
-// proves no win within a second, and its core then goes to limit 5 while 8
-// still runs (lfz-gaofei/239: limit 4 alone wins in 0.5 s, limit 3 runs out
-// of 30 s).
+// proves no win within a second, and its core then goes to limit 8 with
+// weak sums, then to limit 5, while 8 still runs (lfz-gaofei/239: limit 4
+// alone wins in 0.5 s, limit 3 runs out of 30 s).
 //
 // With Solver.ShareSolved the searches share their solved nodes
 // (sharedTable, an eighth of the Solver's VCT memory): a search reads the
@@ -449,7 +449,7 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 		passNodes = a.Nodes
 		if a.Status == StatusNoWin {
 			// the first limit, proven to have no win: the wider ones follow
-			queue = slices.DeleteFunc(queue, func(t int) bool { return t <= a.ThreatLimit })
+			queue = slices.DeleteFunc(queue, func(t int) bool { return t&^weakFlag <= a.ThreatLimit })
 		}
 		if lim.Nodes > 0 {
 			if lim.Nodes <= passNodes {
@@ -483,12 +483,14 @@ func (s *Solver) portfolio(ctx context.Context, pr Problem, tmax int, widen bool
 	return a, err
 }
 
-// alone runs the VCT of threat limit t on the calling goroutine, on the
-// first slot's searcher of a portfolio of slots (its tables kept), sharing
-// nothing with other searches.
-func (s *Solver) alone(ctx context.Context, pr Problem, t, slots int, lim Limits, progress ProgressFunc) (Answer, error) {
+// alone runs the VCT of the schedule entry (a threat limit, plus weakFlag
+// for VCT.WeakNumbers) on the calling goroutine, on the first slot's
+// searcher of a portfolio of slots (its tables kept), sharing nothing with
+// other searches.
+func (s *Solver) alone(ctx context.Context, pr Problem, entry, slots int, lim Limits, progress ProgressFunc) (Answer, error) {
+	t := entry &^ weakFlag
 	v := s.vct(1, slots)
-	v.ThreatLimit, v.AllMoves = t, false
+	v.ThreatLimit, v.AllMoves, v.WeakNumbers = t, false, entry&weakFlag != 0
 	v.proven, v.shared, v.sharedVCF = nil, nil, nil
 	res, proof, err := v.Prove(ctx, pr, lim, progress)
 	if err != nil {
@@ -508,7 +510,7 @@ const quickPassNodes = 1000
 // for a no-win, the limit proven.
 func (s *Solver) quickPass(ctx context.Context, pr Problem, tmax int, widen bool, queue []int, slots int,
 	lim Limits) (Answer, bool, error) {
-	t := queue[0]
+	t := queue[0] &^ weakFlag
 	if !widen {
 		t = tmax
 	}
@@ -551,9 +553,10 @@ func (s *Solver) runPortfolio(ctx context.Context, pr Problem, tmax int, queue [
 	dominated := make([]bool, slots) // cancelled by a larger limit's no-win
 	var top atomic.Int32             // the largest limit started: it reports
 	var reportMu sync.Mutex
-	launch := func(slot, t int) {
+	launch := func(slot, entry int) {
+		t, weak := entry&^weakFlag, entry&weakFlag != 0
 		v := vcts[slot]
-		v.ThreatLimit, v.AllMoves = t, false
+		v.ThreatLimit, v.AllMoves, v.WeakNumbers = t, false, weak
 		limits[slot], dominated[slot] = t, false
 		top.Store(int32(t))
 		mine := lim
@@ -673,7 +676,7 @@ func (s *Solver) runPortfolio(ctx context.Context, pr Problem, tmax int, queue [
 				noWin = &a
 			}
 			for slot, t := range limits {
-				if t < a.t && slot != a.slot {
+				if t <= a.t && slot != a.slot {
 					dominated[slot] = true
 					cancels[slot]()
 				}
@@ -686,7 +689,7 @@ func (s *Solver) runPortfolio(ctx context.Context, pr Problem, tmax int, queue [
 			stopped = a.res.Stopped
 		}
 		limits[a.slot] = 0
-		for len(queue) > 0 && queue[0] <= noWinMax {
+		for len(queue) > 0 && queue[0]&^weakFlag <= noWinMax {
 			queue = queue[1:] // covered by a larger limit's no-win
 		}
 		if free && building < 0 && len(queue) > 0 && ctx.Err() == nil && (lim.Nodes == 0 || left[a.slot] > 0) &&
@@ -732,7 +735,22 @@ func (s *Solver) runPortfolio(ctx context.Context, pr Problem, tmax int, queue [
 // (2026-11-25: gaofei/63, 96, 236 and 249 gained, 96 and 249 unknown at
 // limit 5 after 40 s; 137 and 171 lost); 2 and 10, then 4, 3: 501 in both;
 // 2 and 6, then 4, 3: 500 simulated.
-var autoLimits = []int{2, MaxAutoThreatLimit, 5, 4, 3}
+//
+// The third entry is limit 8 again with weak proof-number sums
+// (VCT.WeakNumbers), started when a search ends (most often limit 2's
+// no-win): it orders the same threat space differently and wins other
+// puzzles. The books at 10 s each, 2026-12-02 (19:33–20:07, one after the
+// other on the same machine): without it 508 (the schedule 2 and 8, then
+// 5, 4, 3); with it here 510 (gaofei/141 in 7.3 s and 246 in 9.6 s won,
+// none lost); with limit 8 weak in place of the plain one, 508 (141, 228
+// and 246 won, 96, 184 and 249 lost: plain limit 8 wins those in 1.5–5.8
+// s); with limits 5 and 8 weak, 502 (six more lost).
+var autoLimits = []int{2, MaxAutoThreatLimit, MaxAutoThreatLimit | weakFlag, 5, 4, 3}
+
+// weakFlag marks an entry of autoLimits whose search runs with
+// VCT.WeakNumbers: the entry is the threat limit plus weakFlag (above
+// MaxThreatLimit).
+const weakFlag = 64
 
 // portfolioLimits returns the threat limits portfolio starts, in order, and
 // how many of them run at once (slots, at least 1): with widen and without

@@ -127,6 +127,12 @@ type VCT struct {
 	// does not depend on the threat limit. Its generation is the
 	// portfolio's to start.
 	sharedVCF *failTable
+	// WeakNumbers sums a defender node's proof numbers, and an attacker
+	// node's disproof numbers, as weak proof-number search does (weakSum):
+	// the largest child's plus one per other unsolved child. It changes
+	// the order of the search only. Solver runs one search of its
+	// automatic schedule so (weakFlag in autoLimits).
+	WeakNumbers bool
 }
 
 // NewVCT returns a VCT searcher whose tables take about mib MiB
@@ -334,6 +340,7 @@ type vctRun struct {
 	// an unknown result
 	root     ProofNumbers
 	rootSeen bool
+	weak     bool // VCT.WeakNumbers
 }
 
 // nodeSalt and depthSalt separate the keys of attacker nodes, defender nodes
@@ -501,7 +508,7 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *Budget) *vctRun {
 	r := &vctRun{b: b, att: att, def: def, threat: max(1, v.ThreatLimit), allMoves: v.AllMoves, tt: v.pn, bu: bu,
 		renjuAtt:   b.Rule() == engine.Renju && att == engine.Black,
 		renjuDef:   b.Rule() == engine.Renju && def == engine.Black,
-		simulation: !v.noSimulation, defVCF: !v.noDefenderVCF, defThreat: true}
+		simulation: !v.noSimulation, defVCF: !v.noDefenderVCF, defThreat: true, weak: v.WeakNumbers}
 	if p := v.run; p != nil && p.markGen < 1<<31 {
 		// the last run's scratch, its marks read as unset from its last
 		// generation on
@@ -667,6 +674,9 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 				}
 			}
 			pn, dn = minPN, saturate(sum, inf != 0)
+			if r.weak && inf == 0 {
+				dn = weakSum(vals, 1, dn)
+			}
 		} else {
 			for i, v := range vals {
 				cpn, cdn := v[0], v[1]
@@ -679,6 +689,9 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 				}
 			}
 			pn, dn = saturate(sum, inf != 0), minDN
+			if r.weak && inf == 0 {
+				pn = weakSum(vals, 0, pn)
+			}
 		}
 		if r.ply == 1 {
 			r.root, r.rootSeen = ProofNumbers{pn, dn}, true
@@ -725,6 +738,31 @@ func (r *vctRun) mid(or bool, d int, thpn, thdn uint32) (uint32, uint32) {
 	r.tt.store(key, pn, dn, r.workSince(start), best, flags)
 	r.share(key, pn, dn, best, start)
 	return pn, dn
+}
+
+// weakSum returns the weak proof-number search's number of a node from its
+// children's numbers of index k of vals (0: proof numbers, at a defender
+// node; 1: disproof numbers, at an attacker node): the largest unsolved
+// child's number plus one per further unsolved child, in place of their
+// sum (Ueda, Hashimoto, Hashimoto and Iida, "Weak proof-number search",
+// Computers and Games 2008, section 3). A sum counts a subtree shared by
+// transposition once per parent that reaches it, and threat-space trees
+// share much (the defences of one threat lead to nearly equal positions):
+// the sum then makes a threat with many defences look far harder than the
+// four lines beside it. sum is the node's saturated sum, returned when no
+// child is unsolved. It only orders the search: a node is still proven or
+// disproven only when its children are.
+func weakSum(vals [][2]uint32, k int, sum uint32) uint32 {
+	var largest, n uint32
+	for _, v := range vals {
+		if x := v[k]; x != 0 {
+			largest, n = max(largest, x), n+1
+		}
+	}
+	if n == 0 {
+		return sum
+	}
+	return min(pnInf-1, largest+n-1)
 }
 
 // rootNumbers returns a copy of the root's numbers as of its last pass

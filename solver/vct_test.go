@@ -271,7 +271,7 @@ func BenchmarkVCT(b *testing.B) {
 
 // TestWidenThreatLimit: lfz-6x6-2/40 has no VCT at threat limit 3 (a
 // quick disproof) but one at 4. The automatic limit widens beyond 3 when
-// the search has a budget (autoLimits: 2 and 8, then 5, 4), so a win is
+// the search has a budget (autoLimits: 2 and 8, then 8 weak, 5, 4), so a win is
 // wanted at limit 4 or above; an explicit limit of 3, or no budget, does
 // not widen.
 func TestWidenThreatLimit(t *testing.T) {
@@ -854,5 +854,31 @@ func TestQuietMovesOrder(t *testing.T) {
 		if len(threats) == 0 || len(got) == 0 {
 			t.Errorf("%v: %d threats, %d quiet moves: the position tests nothing", tc.rule, len(threats), len(got))
 		}
+	}
+}
+
+// TestWeakNumbers checks weak proof-number search's sums (weakSum) on a
+// few children, and that quintet's VCT cases and a sample of lfz084's
+// books reach the same verdicts with VCT.WeakNumbers as without.
+func TestWeakNumbers(t *testing.T) {
+	for _, c := range []struct {
+		vals     [][2]uint32
+		k        int
+		sum, out uint32
+	}{
+		{[][2]uint32{{3, 1}, {5, 1}, {2, 1}}, 0, 10, 7},        // 5 + 2 more unsolved
+		{[][2]uint32{{0, pnInf}, {4, 2}, {0, pnInf}}, 0, 4, 4}, // proven children do not count
+		{[][2]uint32{{1, 9}, {1, 3}}, 1, 12, 10},
+		{[][2]uint32{{0, pnInf}, {0, pnInf}}, 0, 0, 0}, // all proven: the sum, 0
+		{[][2]uint32{{pnInf - 1, 1}, {pnInf - 1, 1}}, 0, pnInf - 1, pnInf - 1},
+	} {
+		if got := weakSum(c.vals, c.k, c.sum); got != c.out {
+			t.Errorf("weakSum(%v, %d, %d) = %d, want %d", c.vals, c.k, c.sum, got, c.out)
+		}
+	}
+	agreed, total := agreeOnOff(t, "weak numbers", func(v *VCT, off bool) { v.WeakNumbers = !off }, nil)
+	t.Logf("%d of %d positions decided both ways", agreed, total)
+	if agreed < total/2 {
+		t.Errorf("only %d of %d decided both ways", agreed, total)
 	}
 }

@@ -38,7 +38,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "limit", Aliases: []string{"l"},
 				Usage: "most attacker moves, counted up to the move that makes the win certain (0: the record's, else none: a VCF may be any length, a VCT or a win at most 60 attacker moves)"},
 			&cli.IntFlag{Name: "threat-limit",
-				Usage: "vct: longest VCF a quiet threat may threaten; limits 1, 2, ... up to it are searched side by side (0: the record's, else 3, and with --time or --nodes limits 2 and 8 at once, a search that proves no win handing its place to 5, then 4, then 3)"},
+				Usage: "vct: longest VCF a quiet threat may threaten; limits 1, 2, ... up to it are searched side by side (0: the record's, else 3, and with --time or --nodes limits 2 and 8 at once, a search that proves no win handing its place to 8 with weak proof-number sums, then 5, 4 and 3)"},
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Usage: "time limit per position, e.g. 10s (0: none; --mode win with neither --time nor --nodes searches until it decides or Ctrl-C, and says so)"},
 			&cli.Int64Flag{Name: "nodes", Usage: "node limit per position (0: none)"},
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
