@@ -43,6 +43,10 @@
 //     them with weak sums; then all moves) and consults the store.
 //   - results.go: Store, the durable layer of solved results on
 //     solver/store, keyed by the canonical (least symmetric) position key.
+//   - checkpoint.go: checkpoints of a long search over all moves, the
+//     most worked part of its df-pn table (Nagai 2002) written to the
+//     store at an interval and loaded by the next search of the problem
+//     (Solver.CheckpointEvery).
 //   - analyze.go: AnalyzePly and Summarize, the per-ply forced-win
 //     analysis of a game record (gomoku analyze).
 //   - solver.go: the shared types, limits (attacker moves, nodes, time,

@@ -222,6 +222,9 @@ func (s *Store) mergeRaw(key, value []byte) (kept bool, err error) {
 		}
 		return true, s.set(bytes.Clone(key), bytes.Clone(value))
 	}
+	if isCheckpointKey(key) {
+		return s.mergeCheckpoint(key, value)
+	}
 	k, status, ok := keyFromBytes(key)
 	if !ok {
 		return false, ErrStoreCorrupt

@@ -33,13 +33,15 @@ import (
 //	byte 2      board size
 //	byte 3      attacker (engine.Color); bit 7 set when the defender passed
 //	byte 4      mode (1 VCF, 2 VCT, 3 win; 4 an evaluation, see modeEval;
-//	            5 a deepening's quiet move, see modeDeepen)
+//	            5 a deepening's quiet move, see modeDeepen; 6 a checkpoint
+//	            of a search over all moves, see modeCheckpoint)
 //	byte 5      the threat limit asked for (VCT, win); 0 for VCF and for
 //	            the automatic limit (Solver.ThreatLimit zero)
 //	bytes 6-13  canonical Zobrist key: the least of the 8 symmetric images'
 //	            keys (engine.Board.CanonicalHash), big-endian
 //	byte 14     the verdict kept under the key: 1 win, 2 no-win, 0 an
-//	            attempt (a search that ended unknown; see Attempt)
+//	            attempt (a search that ended unknown; see Attempt); 3 an
+//	            evaluation's, 4 a checkpoint's (checkpoint.go)
 //
 // A position keeps its best win (the fewest attacker moves) and its
 // strongest no-win (the largest limit) side by side, since a puzzle set may
@@ -394,6 +396,15 @@ func (s *Store) Stats() (StoreStats, error) {
 				st.Entries["eval value"]++
 			} else {
 				st.Corrupt++
+			}
+			return nil
+		}
+		if isCheckpointKey(k) {
+			if _, err := decodeCheckpoint(v); err != nil {
+				st.Corrupt++
+			} else {
+				st.Total++
+				st.Entries["win checkpoint"]++
 			}
 			return nil
 		}

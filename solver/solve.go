@@ -121,6 +121,12 @@ type Solver struct {
 	// over all moves (VCT.PassThreats). A proof whose pass proofs fail the
 	// check is never reported: the search then runs again without them.
 	PassThreats bool
+	// CheckpointEvery, with a Store, makes a search over all moves (ModeWin's
+	// last step) write a checkpoint of its table to the store at this
+	// interval, and when it ends unknown (checkpoint.go); 0 writes none. A
+	// search with a Store resumes from a checkpoint of the same problem
+	// and limits whenever the store holds one.
+	CheckpointEvery time.Duration
 
 	totalMiB int          // NewSolver's mib (0: the zero Solver's default)
 	mib      int          // memory of all VCT tables, MiB
@@ -344,6 +350,10 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	// the portfolio's first searcher, its table at the share it had there
 	v := s.vct(1, len(s.vcts))
 	v.ThreatLimit, v.AllMoves, v.PassThreats = tmax, true, s.PassThreats
+	if v.ckpt, err = s.checkpointer(pr, tmax); err != nil {
+		return Answer{}, err
+	}
+	defer func() { v.ckpt = nil }()
 	r, proof, err := v.Prove(ctx, pr, sub, progress)
 	var replay *ReplayError
 	if v.PassThreats && errors.As(err, &replay) {

@@ -120,6 +120,11 @@ type Result struct {
 	// it stopped (see Progress): how far it was from a proof and from a
 	// disproof. Nil otherwise.
 	Root *ProofNumbers
+	// Resumed is, for a search over all moves that started from a
+	// checkpoint in the store (Solver.CheckpointEvery, checkpoint.go),
+	// that checkpoint: its entries loaded and the nodes searched before
+	// it. Nil otherwise. Nodes counts this run's alone.
+	Resumed *Checkpoint
 }
 
 // Progress is a snapshot reported while a search runs.
@@ -145,6 +150,11 @@ type Progress struct {
 	// search came back to it: set by the VCT and "win" searches once the
 	// root has been expanded, nil otherwise.
 	Root *ProofNumbers
+	// Resumed is, for a search over all moves that started from a
+	// checkpoint in the store (Solver.CheckpointEvery, checkpoint.go),
+	// that checkpoint: its entries loaded and the nodes searched before
+	// it. Nil otherwise. Nodes counts this run's alone.
+	Resumed *Checkpoint
 }
 
 // ProgressFunc receives progress reports, at most a few per second.

@@ -133,6 +133,9 @@ type VCT struct {
 	// the order of the search only. Solver runs one search of its
 	// automatic schedule so (weakFlag in autoLimits).
 	WeakNumbers bool
+	// ckpt, if set, links an AllMoves search to its checkpoints in the
+	// store (checkpoint.go): the one it resumes from and the writes.
+	ckpt *checkpointer
 }
 
 // NewVCT returns a VCT searcher whose tables take about mib MiB
@@ -325,11 +328,12 @@ type vctRun struct {
 	// quiet moves checks whether the move stopped it; true where the
 	// parent is not known (simulation, proof extraction)
 	defThreat  bool
-	simulation bool         // simulate proofs of defender nodes' children (simulate)
-	simulated  int64        // children proven by simulation
-	shared     *sharedTable // VCT.shared, nil under AllMoves
-	sharedHits int64        // nodes answered from shared
-	reprove    uint64       // a node key mid searches without asking shared (extract)
+	simulation bool          // simulate proofs of defender nodes' children (simulate)
+	simulated  int64         // children proven by simulation
+	shared     *sharedTable  // VCT.shared, nil under AllMoves
+	ckpt       *checkpointer // VCT.ckpt, AllMoves only
+	sharedHits int64         // nodes answered from shared
+	reprove    uint64        // a node key mid searches without asking shared (extract)
 	// threats of order 3 (passthreat.go), under AllMoves with
 	// VCT.PassThreats: passer is the pass searcher (nil: off), passProofs
 	// the pass proofs found, by defender node cache key
@@ -411,6 +415,12 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	if depth <= 0 || depth > maxVCTDepth {
 		depth = maxVCTDepth
 	}
+	if v.ckpt != nil && v.AllMoves {
+		r.ckpt = v.ckpt
+		if err := r.ckpt.resume(r, b.Hash(), depth); err != nil {
+			r.ckpt.from = nil // another search's: this one starts afresh, and its writes replace it
+		}
+	}
 	pn, dn := r.mid(true, depth, pnInf, pnInf)
 	var root *proof.Node
 	var extractErr error
@@ -467,6 +477,18 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	}
 	if res.Status == StatusUnknown {
 		res.Root = r.rootNumbers()
+		if r.ckpt != nil {
+			r.ckpt.write(r) // the last checkpoint: what a rerun resumes from
+		}
+	}
+	if r.ckpt != nil {
+		if r.ckpt.err != nil {
+			return Result{}, nil, r.ckpt.err
+		}
+		if r.ckpt.resumed.Entries > 0 {
+			resumed := r.ckpt.resumed
+			res.Resumed = &resumed
+		}
 	}
 	res.Nodes, res.TTHits, res.Elapsed = r.vcf.nodes, r.hits+r.sharedHits, time.Since(bu.start)
 	v.simulated, v.sharedHits = r.simulated, r.sharedHits
@@ -563,6 +585,11 @@ func (r *vctRun) tick() bool {
 		// the node caches follow the table as it grows
 		r.cache.grow(len(r.tt.slots) / 16)
 		r.orCache.grow(len(r.tt.slots) / 16)
+		if r.ckpt != nil && r.ckpt.due() {
+			if r.ckpt.write(r); r.stop {
+				return false
+			}
+		}
 	}
 	return true
 }

@@ -56,6 +56,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 				Usage: "threats of order 3 inside each search (solve --pass-threats); --pass-threats=false answers every defender move after a quiet attacker move"},
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
 				Usage: "badger store `DIR` of solved results: every search reads it first and writes its result, flushed at once (none by default)"},
+			checkpointFlag(),
 			&cli.StringFlag{Name: "proof", Usage: "write each proven opening's certificate to `FILE` (JSON Lines, gzip-compressed when FILE ends in .gz; gomoku verify reads it)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1,
 				Usage: "defender moves searched at once, each with tables of --memory MiB of its own; when fewer are left, their deepenings decide inner moves side by side on the goroutines the others returned"},
@@ -90,7 +91,10 @@ type proveRecord struct {
 	// PassRootNumbers are, when the pass search ended unknown, its root's
 	// proof and disproof numbers (solve's root_numbers).
 	PassRootNumbers *solver.ProofNumbers `json:"pass_root_numbers,omitempty"`
-	Zone            bool                 `json:"zone"`
+	// PassResumed is the checkpoint the pass search started from (--tt;
+	// written by --checkpoint), if any.
+	PassResumed *solver.Checkpoint `json:"pass_resumed,omitempty"`
+	Zone        bool               `json:"zone"`
 	// Legal is the number of legal defender moves; ToDecide those to be
 	// searched one by one (the zone's when Zone, else Legal); Children
 	// those searched so far (fewer than ToDecide when the run was
@@ -231,6 +235,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				Unknown: rep.Unknown, Skipped: rep.Skipped, Limit: lim.Depth, Nodes: rep.Nodes,
 				TimeMS: ms(rep.Elapsed), CheckMS: ms(rep.CheckTime), Moves: []proveChild{}}
 			rec.PassRootNumbers = rep.Pass.Root // set when the pass search ended unknown only
+			rec.PassResumed = rep.Pass.Resumed
 			if err != nil {
 				rec.Stopped = "cancelled"
 			}
@@ -386,6 +391,10 @@ func writeUndecided(w io.Writer, rec proveRecord) {
 // defender moves not won (writeUndecided).
 func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	pass := "pass: " + rec.Pass
+	if c := rec.PassResumed; c != nil {
+		fmt.Fprintf(w, "the pass search resumed from the store's checkpoint: %d table entries, %d nodes searched before it, root %v then\n",
+			c.Entries, c.Nodes, c.Root)
+	}
 	if rep.Pass.Status == solver.StatusWin {
 		pass = fmt.Sprintf("pass: win, proof %d moves", rep.Pass.ProofNodes)
 	}

@@ -49,6 +49,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 				Usage: "win, experimental: after a quiet move that threatens no VCF, try whether a defender pass loses to a VCT (a threat of order 3); if so, answer one by one only the moves that can change that VCT, the others by the VCT itself (off: every move answered)"},
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
 				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
+			checkpointFlag(),
 			&cli.StringFlag{Name: "proof", Usage: "write the proof tree of each win to `FILE` (JSON Lines, one proof per line)"},
 			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error (one line, rewritten, on a terminal), which search it is (vcf, vct and its threat limit, win) and, for the proof-number searches, the root's proof and disproof numbers as of its last return to the root"},
 			&cli.StringFlag{Name: "shard", Usage: shardUsage},
@@ -96,6 +97,15 @@ type solveRecord struct {
 	// VCT of one threat limit, or --mode win), its root's proof and
 	// disproof numbers when it stopped.
 	RootNumbers *solver.ProofNumbers `json:"root_numbers,omitempty"`
+	// Resumed is the checkpoint a search over all moves started from
+	// (--tt), if any: its entries and the nodes searched before it.
+	Resumed *solver.Checkpoint `json:"resumed,omitempty"`
+}
+
+// checkpointFlag is solve's and prove's --checkpoint.
+func checkpointFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "checkpoint",
+		Usage: "with --tt: the search over all moves (--mode win; prove's pass search and defender moves) writes the most worked part of its table (up to 2^18 entries, about 6 MiB) to the store every `INTERVAL`, e.g. 5m, and when it ends unknown (a limit, Ctrl-C); a later search of the same position and limits resumes from it, whatever this flag says (0: no checkpoints written)"}
 }
 
 func runSolve(stdin io.Reader) cli.ActionFunc {
@@ -198,6 +208,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				rec.ThreatLimit = a.ThreatLimit
 			}
 			rec.RootNumbers = a.Root // set for an unknown result only
+			rec.Resumed = a.Resumed
 			switch a.Status {
 			case solver.StatusWin:
 				rec.AttackerMoves, rec.Shortest, rec.SolvedBy = (len(a.Line)+1)/2, a.Shortest, a.Mode.String()
@@ -282,6 +293,10 @@ func solverFromFlags(c *cli.Context) (attacker engine.Color, sh *shard, slv *sol
 	}
 	slv = solver.NewSolver(c.Int("memory"))
 	slv.PassThreats = c.Bool("pass-threats")
+	if c.Duration("checkpoint") < 0 || c.Duration("checkpoint") > 0 && c.String("tt") == "" {
+		return 0, nil, nil, done, usagef("--checkpoint needs --tt and must not be negative")
+	}
+	slv.CheckpointEvery = c.Duration("checkpoint")
 	if dir := c.String("tt"); dir != "" {
 		st, err := solver.OpenStore(dir, store.Options{})
 		if err != nil {
@@ -312,6 +327,10 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 		fmt.Fprintf(w, "note: %s\n", rec.Note)
 	}
 	cost := fmt.Sprintf("%d nodes, %.3f ms", a.Nodes, rec.TimeMS)
+	if a.Resumed != nil {
+		fmt.Fprintf(w, "resumed from the store's checkpoint: %d table entries, %d nodes searched before it, root %v then\n",
+			a.Resumed.Entries, a.Resumed.Nodes, a.Resumed.Root)
+	}
 	if a.FromStore {
 		cost = fmt.Sprintf("from the store, %.3f ms", rec.TimeMS)
 	}
