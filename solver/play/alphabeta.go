@@ -265,6 +265,12 @@ type ABParams struct {
 	// [−197, −110]; 14 as white), a ply shallower (depth 7 against 8 in a
 	// second on the renju middle game of testdata/games/midgame.txt).
 	OppMoves int
+	// QVCF: at the horizon (quiesce), where the side to move has a four
+	// and the evaluation would stand, a VCF search of the side to move of
+	// at most QVCF nodes (solver.VCFProbe, its own table kept between
+	// probes); a VCF found is valued as the win it is, as Rapfi's
+	// quiescence search of fours finds one (0: off).
+	QVCF int64
 }
 
 // DefaultABParams are the defaults of ABParams.
@@ -991,6 +997,14 @@ func (t *abThread) quiesce(alpha, beta int32, ply, fours int) int32 {
 		}
 	}
 	stand := e.Value(c)
+	if b.Count(c, engine.FourPoints) > 0 && t.a.Params.QVCF > 0 && stand < beta && fours == 0 {
+		line := t.vcf.WinLine(b, c, t.a.Params.QVCF)
+		t.nodes += t.vcf.Nodes()
+		if len(line) > 0 {
+			t.leafPV(ply, line[0])
+			return WinScore - int32(ply) - int32(len(line))
+		}
+	}
 	if stand >= beta || fours >= t.a.Params.QFours || ply >= MaxPly-4 || b.Count(c, engine.FourPoints) == 0 {
 		return stand
 	}

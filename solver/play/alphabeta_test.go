@@ -3,10 +3,14 @@ package play
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"gomoku/engine"
 	"gomoku/nnue"
+	"gomoku/positions"
+	"gomoku/positions/datatest"
 	"gomoku/solver"
 )
 
@@ -285,5 +289,38 @@ func TestOppMoves(t *testing.T) {
 	t.Logf("depth 5: %d nodes with OppMoves 0, %d with 5", n0, n5)
 	if n5 <= n0 {
 		t.Errorf("depth 5: %d nodes with OppMoves 5, not more than %d with 0", n5, n0)
+	}
+}
+
+// TestQVCF: on quintet's renju VCF case 3040 (testdata/quintet/vcf_black.txt,
+// black to move, a VCF of 12 fours and nothing shorter), a search to depth
+// 1 sees the win only with the horizon's VCF probe (ABParams.QVCF): its
+// first four, then the probe at the horizon finds the rest.
+func TestQVCF(t *testing.T) {
+	path := filepath.Join(datatest.ModuleRoot(t), "testdata", "quintet", "vcf_black.txt")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, errs := positions.Parse(path, data, positions.Auto, positions.Options{})
+	if len(errs) > 0 || len(ps) != 1 {
+		t.Fatalf("%s: %v", path, errs)
+	}
+	for _, q := range []int64{0, 10_000} {
+		b, err := ps[0].Board(engine.Renju)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := NewAlphaBeta(16)
+		a.Params.QVCF = q
+		rep, err := a.Search(context.Background(), b, ps[0].ToMove, solver.Limits{Depth: 1}, 1, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := rep.Moves[0]
+		if won := m.Proven == 1; won != (q > 0) {
+			t.Errorf("QVCF %d: %v value %.3f proven %d after %d nodes; want a win at depth 1 only with the probe",
+				q, m.Move, m.Value, m.Proven, rep.Nodes)
+		}
 	}
 }

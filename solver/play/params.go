@@ -29,12 +29,14 @@ func (e *ParamsError) Error() string { return e.Msg }
 // the search); PolicyOrder up to 1,000 (a weight that already lets the
 // policy alone order the moves) and PolicyMoves up to 20 (a beam wider
 // than any measured), which the tuner, playing with the tables, cannot
-// see; OppMoves up to 20 (the opponent's wider beam), a trial's.
+// see; OppMoves up to 20 (the opponent's wider beam) and QVCF up to
+// 100,000 nodes (the horizon's VCF probe), trials'.
 var fileOnly = []gene{
 	{"vcf_def_nodes", "VCFDefNodes", 0, 1_000_000, func(p *ABParams) float64 { return float64(p.VCFDefNodes) }, func(p *ABParams, v float64) { p.VCFDefNodes = int64(v) }, true},
 	{"policy_order", "PolicyOrder", 0, 1000, func(p *ABParams) float64 { return float64(p.PolicyOrder) }, func(p *ABParams, v float64) { p.PolicyOrder = int32(v) }, true},
 	{"policy_moves", "PolicyMoves", 0, 20, func(p *ABParams) float64 { return float64(p.PolicyMoves) }, func(p *ABParams, v float64) { p.PolicyMoves = int(v) }, true},
 	{"opp_moves", "OppMoves", 0, 20, func(p *ABParams) float64 { return float64(p.OppMoves) }, func(p *ABParams, v float64) { p.OppMoves = int(v) }, true},
+	{"qvcf", "QVCF", 0, 100_000, func(p *ABParams) float64 { return float64(p.QVCF) }, func(p *ABParams, v float64) { p.QVCF = int64(v) }, true},
 }
 
 // ParseABParams reads alpha-beta's parameters from a JSON object whose keys
