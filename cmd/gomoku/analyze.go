@@ -34,7 +34,7 @@ func analyzeCommand(stdin io.Reader) *cli.Command {
 			"skips them.",
 		Flags: append(inputFlags()[2:],
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (JSON Lines, one object per game) or csv (one row per ply)"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "positions searched at once"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of CPUs", Usage: "positions searched at once"},
 			&cli.DurationFlag{Name: "per-position", Value: 200 * time.Millisecond, Usage: "time limit of each position's search"},
 			&cli.Int64Flag{Name: "per-position-nodes", Usage: "node limit of each position's search instead of a time limit (repeatable results)"},
 			&cli.IntFlag{Name: "threat-limit", Value: solver.DefaultThreatLimit, Usage: "VCT threat limit"},

@@ -31,7 +31,7 @@ func bestCommand(stdin io.Reader) *cli.Command {
 			&cli.DurationFlag{Name: "time", Aliases: []string{"t"}, Value: 5 * time.Second, Usage: "time per position, win checks included (0: none; then --nodes bounds the search)"},
 			&cli.Int64Flag{Name: "nodes", Usage: "MCTS playouts or alpha-beta nodes per position (0: none)"},
 			&cli.IntFlag{Name: "multipv", Aliases: []string{"k"}, Value: 3, Usage: "number of best moves to report"},
-			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search goroutines; with 1, the VCT checks run one search, not two side by side (as pbrain under thread_num 1)"},
+			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), DefaultText: "the number of CPUs", Usage: "search goroutines; with 1, the VCT checks run one search, not two side by side (as pbrain under thread_num 1)"},
 			&cli.IntFlag{Name: "memory", EnvVars: []string{"GOMOKU_MEMORY"}, Value: solver.DefaultMemoryMiB,
 				Usage: "tables and tree, MiB"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},

@@ -28,7 +28,7 @@ func pbrainCommand(stdin io.Reader) *cli.Command {
 			"as pbrain-gomoku.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "engine", Aliases: []string{"e"}, Value: "ab", Usage: "search: ab (alpha-beta) or mcts"},
-			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search goroutines; with 1, the VCT checks run one search, not two side by side (INFO thread_num overrides)"},
+			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), DefaultText: "the number of CPUs", Usage: "search goroutines; with 1, the VCT checks run one search, not two side by side (INFO thread_num overrides)"},
 			&cli.DurationFlag{Name: "turn-time", Value: 5 * time.Second, Usage: "time per move until INFO timeout_turn says otherwise"},
 			&cli.StringFlag{Name: "weights", Usage: "evaluation weights `FILE` (default: the built-in ones)"},
 			evalFlag(), netFlag(),

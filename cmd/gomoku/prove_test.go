@@ -113,7 +113,7 @@ func TestProveTextPassUnknown(t *testing.T) {
 		PassRootNumbers: &solver.ProofNumbers{PN: 599, DN: 23429}}
 	writeProveText(&out, rec, solver.OpeningReport{Status: solver.StatusUnknown,
 		Pass: solver.Answer{Result: solver.Result{Status: solver.StatusUnknown, Stopped: "time"}}})
-	want := "result: unknown: the search after a defender pass stopped by the time (5 nodes, 1.5 s; root proof number 599, disproof number 23429)"
+	want := "result: unknown: the search after a defender pass stopped by the time limit (5 nodes, 1.5 s; root proof number 599, disproof number 23429)"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("missing %q in\n%s", want, out.String())
 	}
