@@ -462,7 +462,9 @@ func TestProveExportImport(t *testing.T) {
 // store, which must read whole (no corrupt entry, no bad line), and runs
 // prove over it on the opening within 1,000 nodes a search: the pass
 // proof's zone and the defender moves won from the store must be those
-// proofs/progress.json states (and proofs/README.md reports).
+// proofs/progress.json states (and proofs/README.md reports). An entry
+// whose pass search is still unknown ("pass": "unknown", Allis's empty
+// board) holds that search's checkpoint instead: tt stats must count it.
 func TestProofsExports(t *testing.T) {
 	dir := filepath.Join(datatest.ModuleRoot(t), "proofs")
 	data, err := os.ReadFile(filepath.Join(dir, "progress.json"))
@@ -470,8 +472,8 @@ func TestProofsExports(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress []struct {
-		Opening, Store string
-		Zone, Won      int
+		Opening, Store, Pass string
+		Zone, Won            int
 	}
 	if err := json.Unmarshal(data, &progress); err != nil {
 		t.Fatal(err)
@@ -485,6 +487,13 @@ func TestProofsExports(t *testing.T) {
 		code, out, errOut := gomoku(t, "", "tt", "import", "--tt", tt, filepath.Join(dir, p.Store))
 		if code != exitOK || !strings.Contains(out, " 0 corrupt, 0 bad lines") || strings.Contains(out, ": 0 entries read") {
 			t.Errorf("%s: exit %d\n%s%s", p.Store, code, out, errOut)
+			continue
+		}
+		if p.Pass == "unknown" {
+			code, out, errOut = gomoku(t, "", "tt", "stats", "--tt", tt)
+			if code != exitOK || !strings.Contains(out, "win checkpoint 1") {
+				t.Errorf("%s: no checkpoint of the pass search: exit %d\n%s%s", p.Store, code, out, errOut)
+			}
 			continue
 		}
 		code, out, errOut = gomoku(t, "", "prove", "--tt", tt, "--nodes", "1000", "--format", "json", filepath.Join(dir, p.Opening))
