@@ -64,14 +64,7 @@ func TestCheckpointResume(t *testing.T) {
 		t.Skip("a search of about 600,000 nodes, four times")
 	}
 	pr := checkpointProblem(t)
-	fresh := func() *Solver {
-		st, err := OpenStore("", store.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return &Solver{Store: st, CheckpointEvery: 50 * time.Millisecond}
-	}
+	fresh := func() *Solver { return &Solver{Store: memStore(t), CheckpointEvery: 50 * time.Millisecond} }
 	whole := winSearch(t, fresh(), pr, Limits{})
 	if whole.Status != StatusWin || whole.Resumed != nil {
 		t.Fatalf("the whole search: %v, resumed %v", whole.Status, whole.Resumed)
@@ -124,14 +117,7 @@ func TestCheckpointResume(t *testing.T) {
 // of the most nodes, and count a damaged one corrupt.
 func TestCheckpointMerge(t *testing.T) {
 	pr := checkpointProblem(t)
-	open := func() *Store {
-		st, err := OpenStore("", store.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
-	}
+	open := func() *Store { return memStore(t) }
 	big, small := open(), open()
 	sb, ss := &Solver{Store: big, CheckpointEvery: time.Hour}, &Solver{Store: small, CheckpointEvery: time.Hour}
 	winSearch(t, sb, pr, Limits{Nodes: 200_000})
@@ -167,4 +153,15 @@ func TestCheckpointMerge(t *testing.T) {
 	if err != nil || stats.Entries["win checkpoint"] != 1 || stats.Corrupt != 0 {
 		t.Errorf("stats: %+v %v", stats, err)
 	}
+}
+
+// memStore opens an in-memory store, closed when the test ends.
+func memStore(t *testing.T) *Store {
+	t.Helper()
+	st, err := OpenStore("", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
