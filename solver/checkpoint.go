@@ -1,8 +1,8 @@
 package solver
 
 import (
+	"bytes"
 	"encoding/binary"
-	"errors"
 	"hash/crc32"
 	"math/bits"
 	"time"
@@ -87,9 +87,6 @@ type checkpointData struct {
 	passThreats bool
 	entries     []byte // n × checkpointEntryBytes
 }
-
-// errCheckpointMismatch: a checkpoint of other limits or another orientation.
-var errCheckpointMismatch = errors.New("checkpoint of another search")
 
 // decodeCheckpoint reads a checkpoint value. Errors: ErrStoreCorrupt.
 func decodeCheckpoint(v []byte) (checkpointData, error) {
@@ -220,20 +217,21 @@ type checkpointer struct {
 }
 
 // resume loads c's checkpoint into r's table when it was made by a search
-// of the same root, depth, threat limit and pass-threat setting.
-func (c *checkpointer) resume(r *vctRun, root uint64, depth int) error {
+// of the same root, depth, threat limit and pass-threat setting; another
+// search's is dropped (this one starts afresh, and its writes replace it).
+func (c *checkpointer) resume(r *vctRun, root uint64, depth int) {
 	c.root, c.depth, c.last = root, depth, time.Now()
 	f := c.from
 	if f == nil {
-		return nil
+		return
 	}
 	if f.root != root || f.depth != depth || f.threat != r.threat || f.passThreats != (r.passer != nil) {
-		return errCheckpointMismatch
+		c.from = nil
+		return
 	}
 	c.base = f.Nodes
 	c.resumed = f.Checkpoint
 	c.resumed.Entries = r.tt.restore(f.entries)
-	return nil
 }
 
 // due reports whether a periodic write is due.
@@ -262,37 +260,45 @@ func (s *Solver) checkpointKey(pr Problem, t int) storeKey {
 }
 
 // checkpointer returns the checkpoints' link of a search over all moves of
-// pr at threat limit t: the checkpoint stored (a damaged one counts as
-// none), and writes every s.CheckpointEvery; nil without a store.
-// Errors: the store's.
+// pr at threat limit t: the checkpoint stored, and writes every
+// s.CheckpointEvery; nil without a store. Errors: the store's.
 func (s *Solver) checkpointer(pr Problem, t int) (*checkpointer, error) {
 	if s.Store == nil {
 		return nil, nil
 	}
-	key := s.checkpointKey(pr, t).bytes(checkpointVerdict)
-	c := &checkpointer{every: s.CheckpointEvery, save: func(v []byte) error {
+	key, from, err := s.storedCheckpoint(pr, t)
+	if err != nil {
+		return nil, err
+	}
+	return &checkpointer{from: from, every: s.CheckpointEvery, save: func(v []byte) error {
 		if err := s.Store.set(key, v); err != nil {
 			return err
 		}
 		return s.Store.Flush()
-	}}
+	}}, nil
+}
+
+// storedCheckpoint returns the store key of pr's checkpoint at threat
+// limit t and the checkpoint stored there (nil when there is none, or a
+// damaged one). s.Store must be set. Errors: the store's.
+func (s *Solver) storedCheckpoint(pr Problem, t int) ([]byte, *checkpointData, error) {
+	key := s.checkpointKey(pr, t).bytes(checkpointVerdict)
 	v, ok, err := s.Store.value(key)
+	if err != nil || !ok {
+		return key, nil, err
+	}
+	d, err := decodeCheckpoint(v)
 	if err != nil {
-		return nil, err
+		return key, nil, nil
 	}
-	if ok {
-		if d, err := decodeCheckpoint(v); err == nil {
-			c.from = &d
-		}
-	}
-	return c, nil
+	return key, &d, nil
 }
 
 // StoredCheckpoint returns the checkpoint the store holds for a search over
 // all moves of pr at threat limit t (prove's and solve --mode win's with
 // the automatic schedule use DefaultThreatLimit), if any: how far the last
 // run got. False without a store or when the store holds none (or a
-// damaged one). Errors: the store's.
+// damaged one). Errors: Problem's, the store's.
 func (s *Solver) StoredCheckpoint(pr Problem, t int) (Checkpoint, bool, error) {
 	if s.Store == nil {
 		return Checkpoint{}, false, nil
@@ -300,13 +306,9 @@ func (s *Solver) StoredCheckpoint(pr Problem, t int) (Checkpoint, bool, error) {
 	if _, _, err := pr.check(); err != nil {
 		return Checkpoint{}, false, err
 	}
-	v, ok, err := s.Store.value(s.checkpointKey(pr, t).bytes(checkpointVerdict))
-	if err != nil || !ok {
+	_, d, err := s.storedCheckpoint(pr, t)
+	if err != nil || d == nil {
 		return Checkpoint{}, false, err
-	}
-	d, err := decodeCheckpoint(v)
-	if err != nil {
-		return Checkpoint{}, false, nil
 	}
 	return d.Checkpoint, true, nil
 }
@@ -333,5 +335,5 @@ func (s *Store) mergeCheckpoint(key, value []byte) (kept bool, err error) {
 			return false, nil
 		}
 	}
-	return true, s.set(append([]byte(nil), key...), append([]byte(nil), value...))
+	return true, s.set(bytes.Clone(key), bytes.Clone(value))
 }

@@ -417,9 +417,7 @@ func (v *VCT) Prove(ctx context.Context, pr Problem, lim Limits, progress Progre
 	}
 	if v.ckpt != nil && v.AllMoves {
 		r.ckpt = v.ckpt
-		if err := r.ckpt.resume(r, b.Hash(), depth); err != nil {
-			r.ckpt.from = nil // another search's: this one starts afresh, and its writes replace it
-		}
+		r.ckpt.resume(r, b.Hash(), depth)
 	}
 	pn, dn := r.mid(true, depth, pnInf, pnInf)
 	var root *proof.Node

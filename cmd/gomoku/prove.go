@@ -312,7 +312,7 @@ func childSummary(ch solver.OpeningChild) string {
 	case solver.StatusNoWin:
 		s = "no win within the limits"
 	case solver.StatusUnknown:
-		s = "unknown: stopped by the " + ch.Stopped
+		s = "unknown: " + stoppedPhrase(ch.Stopped)
 		switch ch.Stopped {
 		case solver.StoppedDeepenTime:
 			s = "unknown: the deepening ran out of time"
@@ -420,12 +420,8 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 		if n := rec.PassRootNumbers; n != nil {
 			numbers = "; root " + n.String()
 		}
-		why := "stopped by the " + rep.Pass.Stopped + " limit"
-		if rep.Pass.Stopped == "cancelled" {
-			why = "interrupted"
-		}
 		fmt.Fprintf(w, "result: unknown: the search after a defender pass %s (%d nodes, %.1f s%s)\n",
-			why, rec.Nodes, rec.TimeMS/1000, numbers)
+			stoppedPhrase(rep.Pass.Stopped), rec.Nodes, rec.TimeMS/1000, numbers)
 	case rep.Status == solver.StatusWin:
 		fmt.Fprintf(w, "result: win, certificate of %d moves, checked in %.1f s (%d searched, %d of them repaired, %d by symmetry; %d nodes, %.1f s)\n",
 			rec.CertNodes, rec.CheckMS/1000, rec.Children-rec.Symmetric, rec.Repaired, rec.Symmetric, rec.Nodes, rec.TimeMS/1000)

@@ -124,7 +124,7 @@ func TestProveTextPassUnknown(t *testing.T) {
 func TestChildSummaryNumbers(t *testing.T) {
 	ch := solver.OpeningChild{Answer: solver.Answer{Result: solver.Result{Status: solver.StatusUnknown, Stopped: "time",
 		Nodes: 40, Elapsed: 2 * time.Second, Root: &solver.ProofNumbers{PN: 17, DN: solver.ProofInfinity}}}}
-	if got, want := childSummary(ch), "unknown: stopped by the time (40 nodes, 2.0 s; root proof number 17, disproof number inf)"; got != want {
+	if got, want := childSummary(ch), "unknown: stopped by the time limit (40 nodes, 2.0 s; root proof number 17, disproof number inf)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	ch.FromStore = true

@@ -242,7 +242,7 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				case solver.StatusNoWin:
 					d.Caption = "no win within the limits"
 				default:
-					d.Caption = "unknown: stopped by the " + a.Stopped
+					d.Caption = "unknown: " + stoppedPhrase(a.Stopped)
 				}
 				if r == engine.Renju {
 					d.Forbidden = b.ForbiddenPoints()
@@ -316,6 +316,16 @@ var endPhrase = map[proof.End]string{
 	proof.EndThreat:         "a threat no defence stops",
 }
 
+// stoppedPhrase says for people what stopped a search left unknown
+// (Result.Stopped): "interrupted" for Ctrl-C, else "stopped by the time
+// limit" and the like.
+func stoppedPhrase(stopped string) string {
+	if stopped == "cancelled" {
+		return "interrupted"
+	}
+	return "stopped by the " + stopped + " limit"
+}
+
 // ms converts a duration to milliseconds with microsecond precision.
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
@@ -377,11 +387,7 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 		if rec.RootNumbers != nil {
 			cost += "; root " + rec.RootNumbers.String()
 		}
-		why := "stopped by the " + a.Stopped + " limit"
-		if a.Stopped == "cancelled" {
-			why = "interrupted"
-		}
-		fmt.Fprintf(w, "result: unknown: %s (%s)\n", why, cost)
+		fmt.Fprintf(w, "result: unknown: %s (%s)\n", stoppedPhrase(a.Stopped), cost)
 	}
 	fmt.Fprintln(w)
 }

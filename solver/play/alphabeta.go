@@ -1001,7 +1001,7 @@ func (t *abThread) quiesce(alpha, beta int32, ply, fours int) int32 {
 		}
 	}
 	stand := e.Value(c)
-	if b.Count(c, engine.FourPoints) > 0 && t.a.Params.QVCF > 0 && stand < beta && fours == 0 {
+	if t.a.Params.QVCF > 0 && fours == 0 && stand < beta && b.Count(c, engine.FourPoints) > 0 {
 		line := t.vcf.WinLine(b, c, t.a.Params.QVCF)
 		t.nodes += t.vcf.Nodes()
 		if len(line) > 0 {
