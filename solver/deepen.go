@@ -124,6 +124,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 		return a, false, err
 	case rep.Status != StatusWin:
 		// failed within the limits, not cut short: a rerun skips it
+		a.Status = rep.Status // a no-win, or a defender move left unknown
 		return a, false, s.RememberDeepenFailure(pr, c, levels, lim)
 	}
 	cert := rep.Certificate
@@ -234,10 +235,22 @@ const deepenProbeNodes = 200_000
 // log, when set, gets the probes' zones. Errors: the searches' and the
 // store's; ctx's end is none (the order so far, the rest as given).
 func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided int, log func(string)) ([]engine.Point, error) {
-	rest := moves[guided:]
-	if len(rest) <= 1 {
+	if len(moves)-guided <= 1 {
 		return moves, nil
 	}
+	out, _, err := s.probe(ctx, pr, moves, guided, deepenProbeNodes, nil, log)
+	return out, err
+}
+
+// probe is probeOrder with the probes' node limit (nodes, at least 1; a
+// single unguided move is probed too), and it also returns how many of the
+// unguided moves had a pass search that won and that keep accepts (nil:
+// every win): they come first after the guided ones, the others, as
+// moves without a win, after them.
+func (s *Solver) probe(ctx context.Context, pr Problem, moves []engine.Point, guided int, nodes int64,
+	keep func(Answer) bool, log func(string)) ([]engine.Point, int, error) {
+	rest := moves[guided:]
+	nodes = max(1, nodes)
 	att, def := pr.Attacker, pr.Attacker.Opponent()
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
@@ -248,15 +261,15 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 			continue
 		}
 		b.Play(c, att)
-		a, err := s.Solve(ctx, Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true}, ModeWin, Limits{Nodes: deepenProbeNodes}, nil)
+		a, err := s.Solve(ctx, Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true}, ModeWin, Limits{Nodes: nodes}, nil)
 		if err != nil {
 			b.Undo()
 			if ctx.Err() != nil {
 				break
 			}
-			return moves, err
+			return moves, 0, err
 		}
-		if a.Status == StatusWin && a.Proof != nil {
+		if a.Status == StatusWin && a.Proof != nil && (keep == nil || keep(a)) {
 			if zone, err := checkedZone(ctx, b, a.Proof, legalMoves(b, def)); err == nil {
 				zones[i] = len(zone)
 			}
@@ -270,9 +283,11 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 	slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(zones[i], zones[j]) })
 	out := slices.Clone(moves[:guided])
 	var probes []string
+	won := 0
 	for _, i := range idx {
 		out = append(out, rest[i])
 		if zones[i] < math.MaxInt {
+			won++
 			probes = append(probes, fmt.Sprintf("%v zone %d", rest[i], zones[i]))
 		} else {
 			probes = append(probes, fmt.Sprintf("%v none", rest[i]))
@@ -281,7 +296,7 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 	if log != nil {
 		log(fmt.Sprintf("probed %d moves: %s", len(rest), strings.Join(probes, ", ")))
 	}
-	return out, nil
+	return out, won, nil
 }
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the

@@ -38,6 +38,11 @@
 //     Kishimoto and Müller 2007, section 3), each zone move solved and
 //     stored, symmetric moves once, shards; a proof.Certificate checked
 //     before it is returned.
+//   - quiet.go: QuietThreat, a win that starts with a quiet move, a threat
+//     of order 3 at the root (Thomsen 2000, section 3): candidates probed by
+//     pass searches, the smallest relevance zone first, each proven
+//     whole-board by the deepening of opening.go and deepen.go, in rounds
+//     of doubling budgets (ModeWin with Solver.QuietThreats).
 //   - solve.go: Solver, which runs the modes (VCF; VCF then VCT with
 //     growing threat limits, a portfolio of searches side by side, one of
 //     them with weak sums; then all moves) and consults the store.

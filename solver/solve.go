@@ -121,6 +121,12 @@ type Solver struct {
 	// over all moves (VCT.PassThreats). A proof whose pass proofs fail the
 	// check is never reported: the search then runs again without them.
 	PassThreats bool
+	// QuietThreats makes ModeWin, when its VCT proves that there is no VCT
+	// (the attacker to move, not after a pass), try QuietThreat with the
+	// time and nodes left before its search over all moves: a quiet move
+	// that threatens a VCT, proven whole-board (quiet.go). Its nodes and
+	// time come off the search over all moves' share.
+	QuietThreats bool
 	// CheckpointEvery, with a Store, makes a search over all moves (ModeWin's
 	// last step) write a checkpoint of its table to the store at this
 	// interval, and when it ends unknown (checkpoint.go); 0 writes none. A
@@ -346,6 +352,24 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if stopped != "" {
 		return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes,
 			Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
+	}
+	if s.QuietThreats && a.Status == StatusNoWin && !pr.DefenderPasses {
+		q, err := s.QuietThreat(ctx, pr, sub, nil)
+		if err != nil {
+			return Answer{}, err
+		}
+		nodes += q.Nodes
+		if q.Status == StatusWin {
+			q.Nodes, q.Elapsed = nodes, time.Since(start)
+			return q, nil
+		}
+		if sub, stopped = remaining(lim, start, nodes); stopped != "" || ctx.Err() != nil {
+			if stopped == "" {
+				stopped = "cancelled"
+			}
+			return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes,
+				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
+		}
 	}
 	// the portfolio's first searcher, its table at the share it had there
 	v := s.vct(1, len(s.vcts))

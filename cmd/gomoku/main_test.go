@@ -617,3 +617,28 @@ func TestCPUProfile(t *testing.T) {
 		t.Fatalf("unwritable profile: exit %d, output %q, errors %q", code, out, errOut)
 	}
 }
+
+// TestSolveQuietThreat: solve --mode win on a position without a VCT
+// (testdata/positions/quiet-threat.txt) reports a win by a quiet threat,
+// its proof checked, in text and JSON (solved_by "quiet-threat"); with
+// --quiet-threats=false the same node budget ends unknown.
+func TestSolveQuietThreat(t *testing.T) {
+	file := filepath.Join(datatest.Local(t), "positions", "quiet-threat.txt")
+	code, out, errOut := gomoku(t, "", "solve", "--mode", "win", "--nodes", "6000000", file)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"result: win by a quiet threat, ", "proof: ", "checked move by move on a fresh board"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	_, jout, _ := gomoku(t, "", "solve", "--mode", "win", "--nodes", "6000000", "--format", "json", file)
+	if recs := jsonLines(t, jout); len(recs) != 1 || recs[0]["result"] != "win" || recs[0]["solved_by"] != "quiet-threat" {
+		t.Errorf("JSON: %v", recs)
+	}
+	_, out, _ = gomoku(t, "", "solve", "--mode", "win", "--nodes", "1000000", "--quiet-threats=false", file)
+	if !strings.Contains(out, "result: unknown") {
+		t.Errorf("without quiet threats, within 1,000,000 nodes:\n%s", out)
+	}
+}

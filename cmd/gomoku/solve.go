@@ -30,7 +30,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 			"limit and threat limit apply unless --limit and --threat-limit are given.",
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "mode", Aliases: []string{"m"},
-				Usage: "search: vcf (continuous fours), vct (continuous threats; VCF first) or win (VCF, VCT, then proof-number search over all moves) (default: the record's task, vcf or vct, else vcf)"},
+				Usage: "search: vcf (continuous fours), vct (continuous threats; VCF first) or win (VCF, VCT, then, when there is no VCT, quiet threats and proof-number search over all moves) (default: the record's task, vcf or vct, else vcf)"},
 			&cli.StringFlag{Name: "attacker", Aliases: []string{"a"},
 				Usage: "side to win: black or white (default: the record's attacker, else the side to move; with --pass, the side not to move)"},
 			&cli.BoolFlag{Name: "pass",
@@ -47,6 +47,8 @@ func solveCommand(stdin io.Reader) *cli.Command {
 				Usage: "vcf: prove the line shortest by searching every shorter limit after a win (--shortest=false: the first line found)"},
 			&cli.BoolFlag{Name: "pass-threats",
 				Usage: "win, experimental: after a quiet move that threatens no VCF, try whether a defender pass loses to a VCT (a threat of order 3); if so, answer one by one only the moves that can change that VCT, the others by the VCT itself (off: every move answered)"},
+			&cli.BoolFlag{Name: "quiet-threats", Value: true,
+				Usage: "win: when the VCT proves there is no VCT, try the quiet moves (no four, no threat of a VCF) after which a defender pass would lose to a VCT, the smallest relevance zone first, each proven whole-board as prove proves an opening (its zone's replies searched one by one), before the search over all moves; --quiet-threats=false goes straight to that search"},
 			&cli.StringFlag{Name: "tt", EnvVars: []string{"GOMOKU_TT"},
 				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
 			checkpointFlag(),
@@ -75,7 +77,9 @@ type solveRecord struct {
 	Shortest bool `json:"shortest,omitempty"`
 	// AttackerMoves counts the attacker moves of the line.
 	AttackerMoves int `json:"attacker_moves,omitempty"`
-	// SolvedBy is the search that decided: vcf, or vct when no VCF won.
+	// SolvedBy is the search that decided: vcf; vct when no VCF won; win
+	// (the search over all moves), or quiet-threat when the win's first
+	// move is a quiet move proven whole-board (--quiet-threats).
 	SolvedBy string `json:"solved_by,omitempty"`
 	// ThreatLimit is the VCT threat limit of a win, or the largest one of a
 	// no-win.
@@ -212,6 +216,9 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 			switch a.Status {
 			case solver.StatusWin:
 				rec.AttackerMoves, rec.Shortest, rec.SolvedBy = (len(a.Line)+1)/2, a.Shortest, a.Mode.String()
+				if a.ByQuietThreat() {
+					rec.SolvedBy = "quiet-threat"
+				}
 				if a.Mode == solver.ModeVCF {
 					rec.ThreatLimit = 0
 				}
@@ -293,6 +300,7 @@ func solverFromFlags(c *cli.Context) (attacker engine.Color, sh *shard, slv *sol
 	}
 	slv = solver.NewSolver(c.Int("memory"))
 	slv.PassThreats = c.Bool("pass-threats")
+	slv.QuietThreats = c.Bool("quiet-threats") // solve's only: prove has --deepen
 	if c.Duration("checkpoint") < 0 || c.Duration("checkpoint") > 0 && c.String("tt") == "" {
 		return 0, nil, nil, done, usagef("--checkpoint needs --tt and must not be negative")
 	}
@@ -352,6 +360,10 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 			what = fmt.Sprintf("VCT (threat limit %d)", a.ThreatLimit)
 		case solver.ModeWin:
 			what = fmt.Sprintf("proof-number search over all moves (threat limit %d)", a.ThreatLimit)
+			if a.ByQuietThreat() {
+				what = fmt.Sprintf("a quiet threat, %v: a defender pass would lose to a VCT, and each reply in that VCT's relevance zone is answered (threat limit %d)",
+					a.Line[0], a.ThreatLimit)
+			}
 		}
 		shortest := ""
 		if a.Shortest {
@@ -382,6 +394,9 @@ func writeSolveText(w io.Writer, p *positions.Position, b *engine.Board, rec sol
 			fmt.Fprintf(w, "result: no-win: no %s of any length (exhaustive; %s)\n", what, cost)
 		} else {
 			fmt.Fprintf(w, "result: no-win: no %s within %d attacker moves (%s)\n", what, rec.Limit, cost)
+		}
+		if rec.Mode == "vct" {
+			fmt.Fprintln(w, "note: a win may still start with a quiet move; solve --mode win tries those (--quiet-threats)")
 		}
 	default:
 		if rec.RootNumbers != nil {
