@@ -116,7 +116,7 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 				return a, nil
 			}
 			if log != nil {
-				per := fmt.Sprintf("%v", inner.Time)
+				per := fmt.Sprintf("%v", inner.Time.Round(time.Millisecond))
 				if inner.Time <= 0 {
 					per = fmt.Sprintf("%d nodes", inner.Nodes)
 				}
@@ -135,6 +135,13 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 			}
 			if da.Status == StatusUnknown {
 				again = append(again, c)
+			}
+			if log != nil && ctx.Err() == nil {
+				how := "a reply refutes it (no win after it): dropped"
+				if da.Status == StatusUnknown {
+					how = "a reply left unknown: again with twice the budget"
+				}
+				log(fmt.Sprintf("quiet move %v: %s", c, how))
 			}
 		}
 		moves = again

@@ -127,6 +127,9 @@ type Solver struct {
 	// that threatens a VCT, proven whole-board (quiet.go). Its nodes and
 	// time come off the search over all moves' share.
 	QuietThreats bool
+	// QuietLog, when set, receives QuietThreats' steps: the moves probed
+	// and their zones, each move tried and its round.
+	QuietLog func(string)
 	// CheckpointEvery, with a Store, makes a search over all moves (ModeWin's
 	// last step) write a checkpoint of its table to the store at this
 	// interval, and when it ends unknown (checkpoint.go); 0 writes none. A
@@ -354,7 +357,7 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 			Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
 	}
 	if s.QuietThreats && a.Status == StatusNoWin && !pr.DefenderPasses {
-		q, err := s.QuietThreat(ctx, pr, sub, nil)
+		q, err := s.QuietThreat(ctx, pr, sub, s.QuietLog)
 		if err != nil {
 			return Answer{}, err
 		}

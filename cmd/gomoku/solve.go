@@ -53,7 +53,7 @@ func solveCommand(stdin io.Reader) *cli.Command {
 				Usage: "badger store `DIR` of solved results: read before searching, written after (none by default)"},
 			checkpointFlag(),
 			&cli.StringFlag{Name: "proof", Usage: "write the proof tree of each win to `FILE` (JSON Lines, one proof per line)"},
-			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error (one line, rewritten, on a terminal), which search it is (vcf, vct and its threat limit, win) and, for the proof-number searches, the root's proof and disproof numbers as of its last return to the root"},
+			&cli.BoolFlag{Name: "progress", Usage: "report the running search's nodes and time on standard error (one line, rewritten, on a terminal), which search it is (vcf, vct and its threat limit, win) and, for the proof-number searches, the root's proof and disproof numbers as of its last return to the root; and the quiet threats' steps (--mode win: the moves probed, each move tried and its round)"},
 			&cli.StringFlag{Name: "shard", Usage: shardUsage},
 		),
 		Action: runSolve(stdin),
@@ -182,6 +182,12 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 						return
 					}
 					fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", p.Label(), progressText(pg))
+				}
+				slv.QuietLog = func(line string) {
+					if tty {
+						fmt.Fprint(c.App.ErrWriter, "\r\033[K")
+					}
+					fmt.Fprintf(c.App.ErrWriter, "%s: quiet threats: %s\n", p.Label(), line)
 				}
 			}
 			if mode == solver.ModeWin && lim.Time == 0 && lim.Nodes == 0 && !warnedNoLimit {
