@@ -46,14 +46,16 @@ const quietProbeNodes = 20_000
 // take 7.3 s.
 const quietFirstShare = 64
 
-// quietSearchNodes bounds each search inside a deepening when QuietThreat
-// has neither a time nor a node limit (its last round's; the first gets a
-// sixteenth), so that it ends: a few seconds a search.
-const quietSearchNodes = 4_000_000
+// quietDefaultTime is QuietThreat's time when it is given neither a time
+// nor a node limit (solve --mode win without --time or --nodes), so that
+// the search over all moves, which then runs until it decides, follows.
+const quietDefaultTime = time.Minute
 
 // QuietThreat searches for a win of pr's attacker, to move, that starts
-// with a quiet move (see above), within lim (its Time and Nodes bound the
-// whole; each search inside gets a share of the time, quietSearchShare). It
+// with a quiet move (see above), within lim (its Time bounds the whole,
+// its Nodes are checked between moves, quietDefaultTime when neither is
+// set; each search inside gets a share, quietFirstShare, doubled each
+// round). It
 // returns a win with its proof (the quiet move, its pass proof and the
 // defender's replies each answered, checked by proof.Verify), or unknown:
 // its moves cover a few candidates, so it never proves a no-win. log, when
@@ -69,6 +71,9 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 	}
 	if pr.ToMove != att || pr.DefenderPasses {
 		return a, ErrDefenderToMove
+	}
+	if lim.Time <= 0 && lim.Nodes <= 0 {
+		lim.Time = quietDefaultTime
 	}
 	if lim.Time > 0 {
 		var cancel context.CancelFunc
@@ -99,10 +104,8 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 	switch {
 	case lim.Time > 0:
 		inner.Time, cap.Time = max(time.Millisecond, lim.Time/quietFirstShare), lim.Time/2
-	case lim.Nodes > 0:
-		inner.Nodes, cap.Nodes = max(1, lim.Nodes/quietFirstShare), max(1, lim.Nodes/2)
 	default:
-		inner.Nodes, cap.Nodes = quietSearchNodes/16, quietSearchNodes
+		inner.Nodes, cap.Nodes = max(1, lim.Nodes/quietFirstShare), max(1, lim.Nodes/2)
 	}
 	for round := 1; len(moves) > 0; round++ {
 		var again []engine.Point
