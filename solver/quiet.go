@@ -55,8 +55,7 @@ const quietDefaultTime = time.Minute
 // with a quiet move (see above), within lim (its Time bounds the whole,
 // its Nodes are checked between moves, quietDefaultTime when neither is
 // set; each search inside gets a share, quietFirstShare, doubled each
-// round). It
-// returns a win with its proof (the quiet move, its pass proof and the
+// round). It returns a win with its proof (the quiet move, its pass proof and the
 // defender's replies each answered, checked by proof.Verify), or unknown:
 // its moves cover a few candidates, so it never proves a no-win. log, when
 // set, receives the steps. Errors: ErrDefenderToMove, Problem's, the
@@ -100,12 +99,12 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 	// move whose replies are quick is found before one hard reply of
 	// another has taken the time
 	inner := Limits{Depth: lim.Depth}
-	var cap Limits
+	var most Limits // the last round's
 	switch {
 	case lim.Time > 0:
-		inner.Time, cap.Time = max(time.Millisecond, lim.Time/quietFirstShare), lim.Time/2
+		inner.Time, most.Time = max(time.Millisecond, lim.Time/quietFirstShare), lim.Time/2
 	default:
-		inner.Nodes, cap.Nodes = max(1, lim.Nodes/quietFirstShare), max(1, lim.Nodes/2)
+		inner.Nodes, most.Nodes = max(1, lim.Nodes/quietFirstShare), max(1, lim.Nodes/2)
 	}
 	for round := 1; len(moves) > 0; round++ {
 		var again []engine.Point
@@ -149,7 +148,7 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 		}
 		moves = again
 		inner.Time, inner.Nodes = 2*inner.Time, 2*inner.Nodes
-		if inner.Time > cap.Time || inner.Nodes > cap.Nodes {
+		if inner.Time > most.Time || inner.Nodes > most.Nodes {
 			break
 		}
 	}
@@ -157,8 +156,9 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 }
 
 // StoppedQuietMoves is the Answer.Stopped of a QuietThreat that tried
-// every candidate whose pass search won, each leaving a defender reply
-// unknown or won: unknown within its candidates, not a no-win.
+// every candidate whose pass search won, each met by a defender reply it
+// left unknown in the last round or that refutes it: unknown, since the
+// candidates are a few, not a no-win.
 const StoppedQuietMoves = "quiet moves"
 
 // stoppedBy names what ended ctx: the time limit or a cancellation.
