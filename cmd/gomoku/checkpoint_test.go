@@ -9,7 +9,8 @@ import (
 )
 
 // TestCheckpointKilled runs a search over all moves with checkpoints
-// (solve --mode win --tt --checkpoint), kills it with SIGKILL once the
+// (solve --mode win --quiet-threats=false --tt --checkpoint: a quiet threat
+// wins this position in a second), kills it with SIGKILL once the
 // search over all moves has reported three times, and runs it again: the
 // rerun starts from the last checkpoint the killed run flushed (its
 // entries and the nodes searched before it are reported).
@@ -20,7 +21,7 @@ func TestCheckpointKilled(t *testing.T) {
 	dir := t.TempDir()
 	pos := write(t, dir, "hard.txt", "rule: freestyle\nh8 a1 i8 a2\n")
 	tt := filepath.Join(dir, "tt")
-	cmd := child("solve", "--mode", "win", "--pass-threats", "--tt", tt, "--checkpoint", "100ms", "--progress", pos)
+	cmd := child("solve", "--mode", "win", "--pass-threats", "--quiet-threats=false", "--tt", tt, "--checkpoint", "100ms", "--progress", pos)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func TestCheckpointKilled(t *testing.T) {
 	if seen < 3 {
 		t.Fatalf("the search over all moves reported %d times before the child ended", seen)
 	}
-	out, err := child("solve", "--mode", "win", "--pass-threats", "--tt", tt, "--nodes", "20000", "--format", "json", pos).CombinedOutput()
+	out, err := child("solve", "--mode", "win", "--pass-threats", "--quiet-threats=false", "--tt", tt, "--nodes", "20000", "--format", "json", pos).CombinedOutput()
 	if err != nil {
 		t.Fatalf("the rerun: %v\n%s", err, out)
 	}
