@@ -344,17 +344,21 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 	if mode != ModeWin || a.Status == StatusWin {
 		return a, nil
 	}
-	if ctx.Err() != nil {
-		// no VCT is not yet no win: the search over all moves never ran
-		return Answer{Result: Result{Status: StatusUnknown, Stopped: "cancelled", Nodes: a.Nodes,
-			Elapsed: a.Elapsed}, Mode: ModeWin, ThreatLimit: tmax}, nil
-	}
-	// no VCT: proof-number search over all moves with what is left
 	nodes := a.Nodes
-	sub, stopped := remaining(lim, start, nodes)
-	if stopped != "" {
+	// unknown is ModeWin's answer when a limit (stopped) ends it before
+	// the search over all moves has answered
+	unknown := func(stopped string) (Answer, error) {
 		return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes,
 			Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
+	}
+	if ctx.Err() != nil {
+		// no VCT is not yet no win: the search over all moves never ran
+		return unknown("cancelled")
+	}
+	// no VCT: proof-number search over all moves with what is left
+	sub, stopped := remaining(lim, start, nodes)
+	if stopped != "" {
+		return unknown(stopped)
 	}
 	if s.QuietThreats && a.Status == StatusNoWin && !pr.DefenderPasses {
 		q, err := s.QuietThreat(ctx, pr, sub, s.QuietLog)
@@ -366,12 +370,11 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 			q.Nodes, q.Elapsed = nodes, time.Since(start)
 			return q, nil
 		}
-		if sub, stopped = remaining(lim, start, nodes); stopped != "" || ctx.Err() != nil {
-			if stopped == "" {
-				stopped = "cancelled"
-			}
-			return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes,
-				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
+		if ctx.Err() != nil {
+			return unknown("cancelled")
+		}
+		if sub, stopped = remaining(lim, start, nodes); stopped != "" {
+			return unknown(stopped)
 		}
 	}
 	// the portfolio's first searcher, its table at the share it had there
@@ -391,8 +394,7 @@ func (s *Solver) search(ctx context.Context, pr Problem, mode Mode, tmax int, li
 		nodes += r.Nodes
 		if sub, stopped = remaining(lim, start, nodes); stopped != "" {
 			v.AllMoves, v.PassThreats = false, false
-			return Answer{Result: Result{Status: StatusUnknown, Stopped: stopped, Nodes: nodes,
-				Elapsed: time.Since(start)}, Mode: ModeWin, ThreatLimit: tmax}, nil
+			return unknown(stopped)
 		}
 		v.PassThreats = false
 		r, proof, err = v.Prove(ctx, pr, sub, progress)
