@@ -60,11 +60,12 @@ const deepenSuggested = 2
 // deepen tries the attacker's quiet move c in pr (the attacker to move) as
 // described above, with levels-1 levels left for the children inside
 // (levels ≥ 1), within ctx (deepenChild gives it the budget); outer's
-// DeepenTime, Suggest (nil: none), Retry and goroutines (Jobs, jobPool)
-// go to the proofs and deepenings inside, and its Log (nil: none) gets
+// DeepenTime, Suggest (nil: none), Retry, ZoneExtensions and goroutines
+// (Jobs, jobPool) go to the proofs and deepenings inside, and its Log (nil: none) gets
 // the steps, the inner ones indented. ok reports
 // a checked win. A failure within the limits (not cut short by ctx) is
-// recorded in the store (RememberDeepenFailure). Errors: ProveOpening's and
+// recorded in the store (RememberDeepenFailure) with levels plus outer's
+// ZoneExtensions. Errors: ProveOpening's and
 // the store's (a deadline is no error: ok false), and an internal error
 // when the assembled proof fails its check.
 func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels int, lim Limits,
@@ -90,7 +91,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 		}
 	}
 	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, DeepenTime: outer.DeepenTime, FailFast: true, Suggest: outer.Suggest,
-		Retry: outer.Retry, pool: outer.pool}
+		Retry: outer.Retry, ZoneExtensions: outer.ZoneExtensions, pool: outer.pool}
 	if log != nil {
 		inner := func(line string) { log("  " + line) }
 		opt.Log = inner
@@ -125,7 +126,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 	case rep.Status != StatusWin:
 		// failed within the limits, not cut short: a rerun skips it
 		a.Status = rep.Status // a no-win, or a defender move left unknown
-		return a, false, s.RememberDeepenFailure(pr, c, levels, lim)
+		return a, false, s.RememberDeepenFailure(pr, c, levels+outer.ZoneExtensions, lim)
 	}
 	cert := rep.Certificate
 	node := &proof.Node{Move: c, Pass: cert.Pass, Defences: cert.Defences}
@@ -366,7 +367,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		}
 		listed++
 		if !opt.Retry {
-			at, failed, err := s.DeepenFailed(pr, c, levels, lim)
+			at, failed, err := s.DeepenFailed(pr, c, levels+opt.ZoneExtensions, lim)
 			if err != nil {
 				return a, false, err
 			}

@@ -109,11 +109,27 @@ type OpeningOptions struct {
 	// unknown at once and those moves skipped, so that a resumed run
 	// spends its time on what was not tried yet.
 	Retry bool
+	// ZoneExtensions is how many times along a line a position proven
+	// inside a deepening with no levels left (Deepen 0) takes one more
+	// level all the same, because its pass proof's zone holds at most
+	// smallZone defender moves: a quiet move that leaves the defender so
+	// few replies is nearly a threat of the order below, and one reply
+	// left unknown is cheaper to deepen than another quiet move with a
+	// zone of 50 to 100 (as a chess search extends checks rather than
+	// deepening everything). 0: none. A deepening's failure is recorded
+	// with its levels plus the extensions it had (DeepenFailed), so that
+	// a run with extensions tries again the quiet moves a run without them
+	// failed with.
+	ZoneExtensions int
 
 	// pool is the proof's goroutines (jobPool): made from Jobs by the
 	// outermost ProveOpening, handed to the deepenings' inner proofs.
 	pool *jobPool
 }
+
+// smallZone is the largest pass-proof zone, in defender moves, that earns
+// a position one more level of deepening (OpeningOptions.ZoneExtensions).
+const smallZone = 4
 
 // OpeningChild is one defender move of an opening and the attacker's
 // result after it.
@@ -230,6 +246,9 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 	}
 	if opt.FailFast {
 		children = nearestFirst(b, children)
+	}
+	if opt.Deepen == 0 && opt.ZoneExtensions > 0 && rep.PassZone && len(children) <= smallZone {
+		opt.Deepen, opt.ZoneExtensions = 1, opt.ZoneExtensions-1 // see OpeningOptions.ZoneExtensions
 	}
 	rep.Total = len(children)
 	var passTree *proof.Tree

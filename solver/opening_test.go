@@ -773,3 +773,60 @@ func TestProveOpeningCutNodes(t *testing.T) {
 	}
 	t.Skip("the second child finished before the first failed in every trial")
 }
+
+// TestZoneExtensions: on the square opening after white h10, black's
+// quiet move j8 leaves white a zone of at most smallZone replies, one of
+// which no search of 1,000 nodes decides. A deepening of j8 with one
+// level fails (and is recorded at one level); with ZoneExtensions 1 that
+// reply is deepened one level more (an inner deepening in the log), the
+// whole proof is won and the checker accepts it. The failure recorded
+// without the extension does not cover a deepening with it (levels plus
+// extensions), and one with it failing is recorded at two levels.
+func TestZoneExtensions(t *testing.T) {
+	pr, _, _ := squarePass(t)
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	h10, _ := engine.ParsePoint("h10", 15)
+	j8, _ := engine.ParsePoint("j8", 15)
+	b.Play(h10, engine.White)
+	cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
+	lim := Limits{Nodes: 1_000}
+	ctx := context.Background()
+	s, _ := storedSolver(t)
+	if _, ok, err := s.deepen(ctx, cpr, j8, 1, lim, OpeningOptions{}); ok || err != nil {
+		t.Fatalf("without extensions: ok %v, %v", ok, err)
+	}
+	for levels, want := range map[int]bool{1: true, 2: false} {
+		if _, failed, err := s.DeepenFailed(cpr, j8, levels, lim); failed != want || err != nil {
+			t.Errorf("recorded at %d levels: %v, %v; want %v", levels, failed, err, want)
+		}
+	}
+	var lines []string
+	opt := OpeningOptions{ZoneExtensions: 1, Log: func(l string) { lines = append(lines, l) }}
+	a, ok, err := s.deepen(ctx, cpr, j8, 1, lim, opt)
+	if err != nil || !ok || a.Proof == nil {
+		t.Fatalf("with an extension: ok %v, %v; log %q", ok, err, lines)
+	}
+	if _, err := proof.Verify(a.Proof); err != nil {
+		t.Fatal(err)
+	}
+	zone, inner := 0, false
+	for _, l := range lines {
+		if i := strings.Index(l, "zone "); strings.HasPrefix(l, "after j8:") && i > 0 {
+			fmt.Sscanf(l[i:], "zone %d of", &zone)
+		}
+		inner = inner || strings.HasPrefix(l, "  deepening ")
+	}
+	if zone < 1 || zone > smallZone || !inner {
+		t.Errorf("zone %d after j8, inner deepening %v; log %q", zone, inner, lines)
+	}
+	// an extended deepening that fails is recorded with its extension
+	s2, _ := storedSolver(t)
+	if _, ok, err := s2.deepen(ctx, cpr, j8, 1, Limits{Nodes: 4}, OpeningOptions{ZoneExtensions: 1}); ok || err != nil {
+		t.Fatalf("4 nodes: ok %v, %v", ok, err)
+	}
+	if _, failed, err := s2.DeepenFailed(cpr, j8, 2, Limits{Nodes: 4}); !failed || err != nil {
+		t.Errorf("an extended failure not recorded at 2 levels: %v, %v", failed, err)
+	}
+	t.Logf("j8 after h10: zone %d, proof %d moves, %d nodes", zone, a.Proof.Len(), a.Nodes)
+}

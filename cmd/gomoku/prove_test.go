@@ -314,7 +314,8 @@ func TestProveBook(t *testing.T) {
 // the opening is proven, that move by deepening (the pass proof's first
 // move played and the position after it proven whole-board), and verify
 // accepts the certificate. A negative --deepen, --suggest-nodes or
-// --deepen-time, and --deepen-time without --deepen, are usage errors.
+// --deepen-time, and --deepen-time or --zone-extensions without --deepen,
+// are usage errors.
 func TestProveDeepen(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "square.txt", squareOpening)
@@ -361,6 +362,12 @@ func TestProveDeepen(t *testing.T) {
 	}
 	if code, _, errOut = gomoku(t, "", "prove", "--deepen-time", "10m", in); code != exitUsage || !strings.Contains(errOut, "only with --deepen") {
 		t.Errorf("--deepen-time without --deepen: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut = gomoku(t, "", "prove", "--zone-extensions", "1", in); code != exitUsage || !strings.Contains(errOut, "--zone-extensions") {
+		t.Errorf("--zone-extensions without --deepen: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "1", "--zone-extensions", "-1", in); code != exitUsage {
+		t.Errorf("--zone-extensions -1: exit %d, %s", code, errOut)
 	}
 	if deepened == 0 {
 		return
