@@ -91,7 +91,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 		}
 	}
 	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, DeepenTime: outer.DeepenTime, FailFast: true, Suggest: outer.Suggest,
-		Retry: outer.Retry, ZoneExtensions: outer.ZoneExtensions, pool: outer.pool}
+		Retry: outer.Retry, ZoneExtensions: outer.ZoneExtensions, pool: outer.pool, inner: true}
 	if log != nil {
 		inner := func(line string) { log("  " + line) }
 		opt.Log = inner

@@ -110,7 +110,7 @@ type OpeningOptions struct {
 	// spends its time on what was not tried yet.
 	Retry bool
 	// ZoneExtensions is how many times along a line a position proven
-	// inside a deepening with no levels left (Deepen 0) takes one more
+	// inside a deepening (not the opening itself) with no levels left (Deepen 0) takes one more
 	// level all the same, because its pass proof's zone holds at most
 	// smallZone defender moves: a quiet move that leaves the defender so
 	// few replies is nearly a threat of the order below, and one reply
@@ -125,6 +125,9 @@ type OpeningOptions struct {
 	// pool is the proof's goroutines (jobPool): made from Jobs by the
 	// outermost ProveOpening, handed to the deepenings' inner proofs.
 	pool *jobPool
+	// inner marks the proof of a position inside a deepening (deepen), the
+	// only place ZoneExtensions applies.
+	inner bool
 }
 
 // smallZone is the largest pass-proof zone, in defender moves, that earns
@@ -247,7 +250,7 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 	if opt.FailFast {
 		children = nearestFirst(b, children)
 	}
-	if opt.Deepen == 0 && opt.ZoneExtensions > 0 && rep.PassZone && len(children) <= smallZone {
+	if opt.inner && opt.Deepen == 0 && opt.ZoneExtensions > 0 && rep.PassZone && len(children) <= smallZone {
 		opt.Deepen, opt.ZoneExtensions = 1, opt.ZoneExtensions-1 // see OpeningOptions.ZoneExtensions
 	}
 	rep.Total = len(children)
