@@ -230,26 +230,37 @@ const deepenProbeNodes = 200_000
 // zone (the defender moves its pass proof leaves unanswered, checkedZone:
 // the inner proof's children) first, ties in the given order; then the
 // others in the given order (deepenChild tries deepenCandidates of them,
-// the first not recorded as failed). On D6's last four children the suggested moves and the pass
+// the first not recorded as failed). The probed moves whose zone holds at
+// most smallZone defender moves (an open three's blocks) are then put
+// before the guided ones: on D6's last four children the suggested moves and the pass
 // proof's first move had failed with zones of 86 to 140 moves, while the
-// wins by deepening of j9 and j10 had been an open three (zone 3).
+// wins by deepening of j9 and j10 had been an open three (zone 3), and
+// i7's open threes g8, j8, f8 and k8 (zone 3) were never reached behind
+// the suggested moves in 25 minutes (2026-12-03).
 // log, when set, gets the probes' zones. Errors: the searches' and the
 // store's; ctx's end is none (the order so far, the rest as given).
 func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided int, log func(string)) ([]engine.Point, error) {
 	if len(moves)-guided <= 1 {
 		return moves, nil
 	}
-	out, _, err := s.probe(ctx, pr, moves, guided, deepenProbeNodes, nil, log)
-	return out, err
+	out, _, small, err := s.probe(ctx, pr, moves, guided, deepenProbeNodes, nil, log)
+	if err != nil || small == 0 {
+		return out, err
+	}
+	// the moves with a zone of at most smallZone lead, before the guided ones
+	lead := slices.Clone(out[guided : guided+small])
+	lead = append(lead, out[:guided]...)
+	return append(lead, out[guided+small:]...), nil
 }
 
 // probe is probeOrder with the probes' node limit (nodes, at least 1; a
 // single unguided move is probed too), and it also returns how many of the
 // unguided moves had a pass search that won and that keep accepts (nil:
 // every win): they come first after the guided ones, the others, as
-// moves without a win, after them.
+// moves without a win, after them; and how many of those won with a zone
+// of at most smallZone defender moves (the first of them).
 func (s *Solver) probe(ctx context.Context, pr Problem, moves []engine.Point, guided int, nodes int64,
-	keep func(Answer) bool, log func(string)) ([]engine.Point, int, error) {
+	keep func(Answer) bool, log func(string)) (_ []engine.Point, won, small int, _ error) {
 	rest := moves[guided:]
 	nodes = max(1, nodes)
 	att, def := pr.Attacker, pr.Attacker.Opponent()
@@ -268,7 +279,7 @@ func (s *Solver) probe(ctx context.Context, pr Problem, moves []engine.Point, gu
 			if ctx.Err() != nil {
 				break
 			}
-			return moves, 0, err
+			return moves, 0, 0, err
 		}
 		if a.Status == StatusWin && a.Proof != nil && (keep == nil || keep(a)) {
 			if zone, err := checkedZone(ctx, b, a.Proof, legalMoves(b, def)); err == nil {
@@ -284,9 +295,11 @@ func (s *Solver) probe(ctx context.Context, pr Problem, moves []engine.Point, gu
 	slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(zones[i], zones[j]) })
 	out := slices.Clone(moves[:guided])
 	var probes []string
-	won := 0
 	for _, i := range idx {
 		out = append(out, rest[i])
+		if zones[i] <= smallZone {
+			small++
+		}
 		if zones[i] < math.MaxInt {
 			won++
 			probes = append(probes, fmt.Sprintf("%v zone %d", rest[i], zones[i]))
@@ -297,14 +310,15 @@ func (s *Solver) probe(ctx context.Context, pr Problem, moves []engine.Point, gu
 	if log != nil {
 		log(fmt.Sprintf("probed %d moves: %s", len(rest), strings.Join(probes, ", ")))
 	}
-	return out, won, nil
+	return out, won, small, nil
 }
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
 // attacker to move, after the defender's move m; a the unknown answer)
-// with each of deepenMoves in turn (opt.Suggest's moves first, then
-// deepenCandidates of the pass proof's first move and the others, in
-// probeOrder's order: the smallest zone first), opt.Deepen levels, all within opt.DeepenTime
+// with each of deepenMoves in turn (in probeOrder's order: the probed
+// moves whose zone holds at most smallZone defender moves, then
+// opt.Suggest's moves, then the pass proof's first move and the others,
+// the smallest zone first; deepenCandidates of the unguided ones in all), opt.Deepen levels, all within opt.DeepenTime
 // (by default deepenBudget times the child's time limit), and stores a win
 // as Solve stores its results. ok reports a win; the answer then replaces
 // a (nodes and time added up). opt.Log, when set, receives the steps.
@@ -353,6 +367,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 	if log != nil {
 		plog = func(l string) { log(fmt.Sprintf("deepening %v: %s", m, l)) }
 	}
+	lead := slices.Clone(moves[:guided])
 	moves, err := s.probeOrder(dctx, pr, moves, guided, plog)
 	if err != nil {
 		return a, false, err
@@ -361,9 +376,10 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 	// those recorded as failed within these limits, so that a rerun goes
 	// on down the probes' order
 	listed, others, kept := 0, 0, moves[:0:0]
-	for i, c := range moves {
-		if i >= guided && others >= deepenCandidates {
-			break
+	for _, c := range moves {
+		unguided := !slices.Contains(lead, c)
+		if unguided && others >= deepenCandidates {
+			continue
 		}
 		listed++
 		if !opt.Retry {
@@ -379,7 +395,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 			}
 		}
 		kept = append(kept, c)
-		if i >= guided {
+		if unguided {
 			others++
 		}
 	}

@@ -718,8 +718,8 @@ func TestDeepenShare(t *testing.T) {
 // TestProbeOrder: on D6 (black h8 i8, white h9) after a far white reply
 // (a1), black to move, the unguided quiet moves are put in order of their
 // pass proofs' zones: g8, an open three g8-h8-i8 whose zone is its few
-// blocks, comes before moves that make no three; the guided ones stay
-// first, and every move is kept.
+// blocks (at most smallZone), comes first, before the guided one and the
+// moves that make no three, and every move is kept.
 func TestProbeOrder(t *testing.T) {
 	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "i8", "a1")
 	pr.ToMove, pr.Attacker = engine.Black, engine.Black
@@ -733,8 +733,13 @@ func TestProbeOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%v: %q", out, logged)
-	if len(out) != len(moves) || out[0] != pt("k10") || out[1] != pt("g8") {
-		t.Errorf("order %v; want k10 (guided), then g8", out)
+	if len(out) != len(moves) || out[0] != pt("g8") || out[1] != pt("k10") {
+		t.Errorf("order %v; want g8 (a small zone), then k10 (guided)", out)
+	}
+	for _, m := range moves {
+		if !slices.Contains(out, m) {
+			t.Errorf("order %v lost %v", out, m)
+		}
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], "g8 zone ") {
 		t.Errorf("log %q", logged)

@@ -87,7 +87,7 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 	// a move whose pass search is a VCF is a threat of the VCT's own
 	// order, which the VCT before this has searched
 	notVCF := func(pa Answer) bool { return pa.Mode != ModeVCF }
-	moves, won, err := s.probe(ctx, pr, moves, 0, quietProbeNodes, notVCF, log)
+	moves, won, _, err := s.probe(ctx, pr, moves, 0, quietProbeNodes, notVCF, log)
 	if err != nil || ctx.Err() != nil {
 		a.Stopped = stoppedBy(ctx)
 		return a, err
