@@ -232,7 +232,7 @@ const deepenProbeNodes = 200_000
 // others in the given order (deepenChild tries deepenCandidates of them,
 // the first not recorded as failed). The probed moves whose zone holds at
 // most smallZone defender moves (an open three's blocks) are then put
-// before the guided ones: on D6's last four children the suggested moves and the pass
+// before the guided ones that are not so small (those are probed too): on D6's last four children the suggested moves and the pass
 // proof's first move had failed with zones of 86 to 140 moves, while the
 // wins by deepening of j9 and j10 had been an open three (zone 3), and
 // i7's open threes g8, j8, f8 and k8 (zone 3) were never reached behind
@@ -244,12 +244,26 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 		return moves, nil
 	}
 	out, _, small, err := s.probe(ctx, pr, moves, guided, deepenProbeNodes, nil, log)
-	if err != nil || small == 0 {
+	if err != nil || small == 0 || guided == 0 {
 		return out, err
 	}
-	// the moves with a zone of at most smallZone lead, before the guided ones
-	lead := slices.Clone(out[guided : guided+small])
-	lead = append(lead, out[:guided]...)
+	// the unguided moves with a zone of at most smallZone lead, before the
+	// guided ones whose zone is larger (or that have no quick win); the
+	// guided ones with a small zone stay first, in their order
+	g, _, gsmall, err := s.probe(ctx, pr, moves[:guided], 0, deepenProbeNodes, nil, nil)
+	if err != nil {
+		return out, err
+	}
+	var lead, rest []engine.Point
+	for _, m := range moves[:guided] {
+		if slices.Contains(g[:gsmall], m) {
+			lead = append(lead, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	lead = append(lead, out[guided:guided+small]...)
+	lead = append(lead, rest...)
 	return append(lead, out[guided+small:]...), nil
 }
 
@@ -315,9 +329,9 @@ func (s *Solver) probe(ctx context.Context, pr Problem, moves []engine.Point, gu
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
 // attacker to move, after the defender's move m; a the unknown answer)
-// with each of deepenMoves in turn (in probeOrder's order: the probed
-// moves whose zone holds at most smallZone defender moves, then
-// opt.Suggest's moves, then the pass proof's first move and the others,
+// with each of deepenMoves in turn (in probeOrder's order: opt.Suggest's
+// moves whose zone holds at most smallZone defender moves, then the other
+// probed moves so small, then the rest of opt.Suggest's moves, then the pass proof's first move and the others,
 // the smallest zone first; deepenCandidates of the unguided ones in all), opt.Deepen levels, all within opt.DeepenTime
 // (by default deepenBudget times the child's time limit), and stores a win
 // as Solve stores its results. ok reports a win; the answer then replaces
