@@ -218,71 +218,96 @@ const deepenProbed = 10
 // 103 moves; a million added one (1.1–22 s).
 const deepenProbeNodes = 200_000
 
-// probeOrder orders the unguided moves of a deepening of pr (moves[guided:],
-// deepenMoves; the first guided, the suggested ones, stay first) as
-// proof-number search picks among an OR node's children, the fewest
-// proofs needed first (Allis, van der Meulen and van den Herik 1994,
-// "Proof-number search": an AND node's proof number is the sum of its
-// children's, its number of children while none is expanded): each move c is played and the position after it,
-// the defender to move, gets a pass search of deepenProbeNodes nodes
-// (stored, as every search, for the deepening's own pass search to read
-// back); a move whose pass search wins comes first, the smallest relevance
-// zone (the defender moves its pass proof leaves unanswered, checkedZone:
-// the inner proof's children) first, ties in the given order; then the
-// others in the given order (deepenChild tries deepenCandidates of them,
-// the first not recorded as failed). The probed moves whose zone holds at
-// most smallZone defender moves (an open three's blocks) are then put
-// before the guided ones that are not so small (those are probed too): on D6's last four children the suggested moves and the pass
-// proof's first move had failed with zones of 86 to 140 moves, while the
-// wins by deepening of j9 and j10 had been an open three (zone 3), and
-// i7's open threes g8, j8, f8 and k8 (zone 3) were never reached behind
-// the suggested moves in 25 minutes (2026-12-03).
-// log, when set, gets the probes' zones. Errors: the searches' and the
-// store's; ctx's end is none (the order so far, the rest as given).
+// probeOrder orders the moves of a deepening of pr (deepenMoves: the
+// first guided are the suggested ones) as proof-number search picks among
+// an OR node's children, the fewest proofs needed first (Allis, van der
+// Meulen and van den Herik 1994, "Proof-number search": an AND node's
+// proof number is the sum of its children's, its number of children while
+// none is expanded). Every move is probed once (probeZones,
+// deepenProbeNodes nodes: a pass search after it, stored for the
+// deepening's own pass search to read back), and the order is:
+//  1. the guided moves whose zone holds at most smallZone defender moves
+//     (an open three's blocks), in their order;
+//  2. the unguided ones so small, the smallest zone first;
+//  3. the other guided moves, in their order;
+//  4. the other unguided moves whose pass search won, the smallest zone
+//     first, then those without a win, in the given order (deepenChild
+//     tries deepenCandidates of the unguided, the first not recorded as
+//     failed).
+//
+// Ties keep the given order. Why the small zones lead: on D6's last four
+// children the suggested moves and the pass proof's first move had failed
+// with zones of 86 to 140 moves, while the wins by deepening of j9 and j10
+// had been an open three (zone 3), and i7's open threes g8, j8, f8 and k8
+// (zone 3) were never reached behind the suggested moves in 25 minutes
+// (2026-12-03). With at most one unguided move the order is the given
+// one, unprobed. log, when set, gets the probes' zones. Errors: the
+// searches' and the store's; ctx's end is none (the moves not probed by
+// then rank as having no win).
 func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided int, log func(string)) ([]engine.Point, error) {
 	if len(moves)-guided <= 1 {
 		return moves, nil
 	}
-	out, _, small, err := s.probe(ctx, pr, moves, guided, deepenProbeNodes, nil, log)
-	if err != nil || small == 0 || guided == 0 {
-		return out, err
-	}
-	// the unguided moves with a zone of at most smallZone lead, before the
-	// guided ones whose zone is larger (or that have no quick win); the
-	// guided ones with a small zone stay first, in their order
-	g, _, gsmall, err := s.probe(ctx, pr, moves[:guided], 0, deepenProbeNodes, nil, nil)
+	zones, err := s.probeZones(ctx, pr, moves, deepenProbeNodes, nil, log)
 	if err != nil {
-		return out, err
+		return moves, err
 	}
-	var lead, rest []engine.Point
-	for _, m := range moves[:guided] {
-		if slices.Contains(g[:gsmall], m) {
-			lead = append(lead, m)
-		} else {
-			rest = append(rest, m)
+	// the rank of move i: its class (0 guided and small, 1 unguided and
+	// small, 2 guided, 3 the other unguided), then, among the unguided,
+	// its zone; ties keep the given order
+	rank := func(i int) (class, zone int) {
+		small := zones[i] <= smallZone
+		switch {
+		case i < guided && small:
+			return 0, 0
+		case i < guided:
+			return 2, 0
+		case small:
+			return 1, zones[i]
 		}
+		return 3, zones[i]
 	}
-	lead = append(lead, out[guided:guided+small]...)
-	lead = append(lead, rest...)
-	return append(lead, out[guided+small:]...), nil
+	idx := make([]int, len(moves))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		ci, zi := rank(i)
+		cj, zj := rank(j)
+		return cmp.Or(cmp.Compare(ci, cj), cmp.Compare(zi, zj))
+	})
+	out := make([]engine.Point, len(moves))
+	for k, i := range idx {
+		out[k] = moves[i]
+	}
+	return out, nil
 }
 
-// probe is probeOrder with the probes' node limit (nodes, at least 1; a
-// single unguided move is probed too), and it also returns how many of the
-// unguided moves had a pass search that won and that keep accepts (nil:
-// every win): they come first after the guided ones, the others, as
-// moves without a win, after them; and how many of those won with a zone
-// of at most smallZone defender moves (the first of them).
-func (s *Solver) probe(ctx context.Context, pr Problem, moves []engine.Point, guided int, nodes int64,
-	keep func(Answer) bool, log func(string)) (_ []engine.Point, won, small int, _ error) {
-	rest := moves[guided:]
+// noZone is probeZones' zone of a move whose pass search found no win
+// (or one its keep rejected).
+const noZone = math.MaxInt
+
+// probeZones gives each of moves (quiet attacker moves in pr, the
+// attacker to move) the relevance zone of a quick pass search after it:
+// the move is played, the position after it (the defender to move) gets a
+// pass search of nodes nodes (at least 1; stored, as every search, for a
+// later search to read back), and a win that keep accepts (nil: every
+// win) gives the number of defender moves its checked proof leaves
+// unanswered (checkedZone); noZone otherwise, and for the moves ctx's end
+// left unprobed. zones[i] is moves[i]'s. log, when set, gets one line
+// with every move's zone. Errors: the searches' and the store's; ctx's
+// end is none.
+func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Point, nodes int64,
+	keep func(Answer) bool, log func(string)) ([]int, error) {
 	nodes = max(1, nodes)
 	att, def := pr.Attacker, pr.Attacker.Opponent()
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
-	zones := make([]int, len(rest)) // math.MaxInt: no quick win
-	for i, c := range rest {
-		zones[i] = math.MaxInt
+	zones := make([]int, len(moves))
+	probes := make([]string, len(moves))
+	for i, c := range moves {
+		zones[i] = noZone
+		probes[i] = fmt.Sprintf("%v none", c)
 		if ctx.Err() != nil {
 			continue
 		}
@@ -291,40 +316,22 @@ func (s *Solver) probe(ctx context.Context, pr Problem, moves []engine.Point, gu
 		if err != nil {
 			b.Undo()
 			if ctx.Err() != nil {
-				break
+				continue
 			}
-			return moves, 0, 0, err
+			return zones, err
 		}
 		if a.Status == StatusWin && a.Proof != nil && (keep == nil || keep(a)) {
 			if zone, err := checkedZone(ctx, b, a.Proof, legalMoves(b, def)); err == nil {
 				zones[i] = len(zone)
+				probes[i] = fmt.Sprintf("%v zone %d", c, len(zone))
 			}
 		}
 		b.Undo()
 	}
-	idx := make([]int, len(rest))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(zones[i], zones[j]) })
-	out := slices.Clone(moves[:guided])
-	var probes []string
-	for _, i := range idx {
-		out = append(out, rest[i])
-		if zones[i] <= smallZone {
-			small++
-		}
-		if zones[i] < math.MaxInt {
-			won++
-			probes = append(probes, fmt.Sprintf("%v zone %d", rest[i], zones[i]))
-		} else {
-			probes = append(probes, fmt.Sprintf("%v none", rest[i]))
-		}
-	}
 	if log != nil {
-		log(fmt.Sprintf("probed %d moves: %s", len(rest), strings.Join(probes, ", ")))
+		log(fmt.Sprintf("probed %d moves: %s", len(moves), strings.Join(probes, ", ")))
 	}
-	return out, won, small, nil
+	return zones, nil
 }
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the

@@ -1,8 +1,10 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"gomoku/engine"
@@ -23,7 +25,7 @@ import (
 // attacker moving again: does c threaten a VCT?); the moves whose pass
 // search wins are tried in the order of their pass proofs' relevance
 // zones, the smallest first (the fewest defender replies to refute:
-// probeOrder), each by deepen: ProveOpening of the position after it, its
+// probeZones, byZone), each by deepen: ProveOpening of the position after it, its
 // zone's replies repaired or searched one by one, stopping at the first
 // that is not won, and the certificate checked before the win is
 // returned.
@@ -87,12 +89,12 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 	// a move whose pass search is a VCF is a threat of the VCT's own
 	// order, which the VCT before this has searched
 	notVCF := func(pa Answer) bool { return pa.Mode != ModeVCF }
-	moves, won, _, err := s.probe(ctx, pr, moves, 0, quietProbeNodes, notVCF, log)
+	zones, err := s.probeZones(ctx, pr, moves, quietProbeNodes, notVCF, log)
 	if err != nil || ctx.Err() != nil {
 		a.Stopped = stoppedBy(ctx)
 		return a, err
 	}
-	moves = moves[:won]
+	moves = byZone(moves, zones)
 	// iterative widening over the moves: each searches its replies within
 	// a small budget first, and the moves that left one unknown (not
 	// those that met a no-win) go again with twice the budget, so that a
@@ -175,4 +177,22 @@ func stoppedBy(ctx context.Context) string {
 // replies outside its zone answered by it.
 func (a Answer) ByQuietThreat() bool {
 	return a.Status == StatusWin && a.Proof != nil && a.Proof.Root != nil && a.Proof.Root.Pass != nil
+}
+
+// byZone returns the moves whose zone (zones[i] is moves[i]'s,
+// probeZones) is not noZone, the smallest zone first, ties in the given
+// order.
+func byZone(moves []engine.Point, zones []int) []engine.Point {
+	idx := make([]int, 0, len(moves))
+	for i, z := range zones {
+		if z != noZone {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(zones[i], zones[j]) })
+	out := make([]engine.Point, len(idx))
+	for k, i := range idx {
+		out[k] = moves[i]
+	}
+	return out
 }

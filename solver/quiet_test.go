@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"gomoku/engine"
@@ -116,4 +117,19 @@ func TestQuietThreatBook(t *testing.T) {
 	}
 	checkQuietWin(t, pr, a)
 	t.Logf("%v in %d nodes, line %v, proof %d moves", a.Status, a.Nodes, a.Line, a.ProofNodes)
+}
+
+// TestByZone: the moves without a win are dropped, the others sorted by
+// zone, ties in the given order.
+func TestByZone(t *testing.T) {
+	p := func(x int) engine.Point { return engine.PointAt(x, 0) }
+	moves := []engine.Point{p(0), p(1), p(2), p(3), p(4)}
+	got := byZone(moves, []int{7, noZone, 3, 7, 1})
+	want := []engine.Point{p(4), p(2), p(0), p(3)}
+	if !slices.Equal(got, want) {
+		t.Errorf("byZone = %v, want %v", got, want)
+	}
+	if got := byZone(moves, []int{noZone, noZone, noZone, noZone, noZone}); len(got) != 0 {
+		t.Errorf("byZone of no wins = %v", got)
+	}
 }
