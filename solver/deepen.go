@@ -393,63 +393,61 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 	if err != nil {
 		return a, false, err
 	}
-	// the suggested moves and deepenCandidates of the others, skipping
-	// those recorded as failed within these limits, so that a rerun goes
-	// on down the probes' order
-	listed, others, kept := 0, 0, moves[:0:0]
-	for _, c := range moves {
-		unguided := !slices.Contains(lead, c)
-		if unguided && others >= deepenCandidates {
-			continue
-		}
-		listed++
-		if !opt.Retry {
-			at, failed, err := s.DeepenFailed(pr, c, levels+opt.ZoneExtensions, lim)
-			if err != nil {
-				return a, false, err
-			}
-			if failed {
-				if log != nil {
-					log(fmt.Sprintf("deepening %v: %v failed before (%d levels, within %v a child), skipped", m, c, at.Levels, at.Time))
-				}
-				continue
-			}
-		}
-		kept = append(kept, c)
-		if unguided {
-			others++
-		}
+	rounds := 1
+	if !opt.inner {
+		rounds = max(1, min(opt.DeepenRounds, maxDeepenRounds))
 	}
-	moves = kept
+	start, deadline := time.Now(), time.Time{}
+	if d, ok := dctx.Deadline(); ok {
+		deadline = d
+	}
+	listed := 0
 	var won Answer
-	ok, err := shareTime(dctx, moves, lim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
-		if log != nil {
-			how := ""
-			if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
-				how = ", suggested"
+	for r := 1; r <= rounds && dctx.Err() == nil; r++ {
+		rlim, rctx, cancel := roundLimits(dctx, lim, r, rounds, start, deadline)
+		if log != nil && rounds > 1 {
+			per := rlim.Time.String()
+			if rlim.Time <= 0 {
+				per = fmt.Sprintf("%d nodes", rlim.Nodes)
 			}
-			if round > 1 {
-				how += fmt.Sprintf(", try %d", round)
-			}
-			if share > 0 {
-				how += fmt.Sprintf(", within %.0f s", share.Seconds())
-			}
-			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
+			log(fmt.Sprintf("deepening %v: round %d of %d, each search within %s", m, r, rounds, per))
 		}
-		da, ok, err := s.deepen(cctx, pr, c, levels, lim, opt)
-		a.Nodes += da.Nodes
-		a.Elapsed += da.Elapsed
+		moves, n, err := s.deepenKept(pr, m, moves, lead, levels, rlim, opt)
+		listed += n
+		if err != nil {
+			cancel()
+			return a, false, err
+		}
+		ok, err := shareTime(rctx, moves, rlim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+			if log != nil {
+				how := ""
+				if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
+					how = ", suggested"
+				}
+				if round > 1 {
+					how += fmt.Sprintf(", try %d", round)
+				}
+				if share > 0 {
+					how += fmt.Sprintf(", within %.0f s", share.Seconds())
+				}
+				log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
+			}
+			da, ok, err := s.deepen(cctx, pr, c, levels, rlim, opt)
+			a.Nodes += da.Nodes
+			a.Elapsed += da.Elapsed
+			if ok {
+				da.Nodes, da.Elapsed = a.Nodes, a.Elapsed
+				won = da
+			}
+			return ok, err
+		})
+		cancel()
+		if err != nil {
+			return a, false, err
+		}
 		if ok {
-			da.Nodes, da.Elapsed = a.Nodes, a.Elapsed
-			won = da
+			return won, true, s.remember(pr, ModeWin, lim, won)
 		}
-		return ok, err
-	})
-	if err != nil {
-		return a, false, err
-	}
-	if ok {
-		return won, true, s.remember(pr, ModeWin, lim, won)
 	}
 	if listed > 0 && ctx.Err() == nil {
 		// the answer is now the deepening's, not what the store or the
@@ -461,6 +459,70 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		}
 	}
 	return a, false, nil
+}
+
+// maxDeepenRounds bounds OpeningOptions.DeepenRounds: the first round's
+// searches get 2^-(rounds-1) of the limits.
+const maxDeepenRounds = 6
+
+// roundLimits returns round r's (1 to rounds) limits within lim, each of
+// Time and Nodes divided by 2^(rounds−r) (at least 1 ms, 1 node; Depth as
+// lim's), and its context: ctx ending, when deadline (ctx's, zero for
+// none) is set, at start plus the rounds' shares up to r of the time from
+// start to deadline (2^(i−1)/(2^rounds−1) for round i), so that the last
+// round ends with ctx and a round that ends early leaves its time to the
+// next. cancel releases the context.
+func roundLimits(ctx context.Context, lim Limits, r, rounds int, start, deadline time.Time) (Limits, context.Context, context.CancelFunc) {
+	shift := rounds - r
+	out := lim
+	if lim.Time > 0 {
+		out.Time = max(time.Millisecond, lim.Time>>shift)
+	}
+	if lim.Nodes > 0 {
+		out.Nodes = max(1, lim.Nodes>>shift)
+	}
+	if deadline.IsZero() || r == rounds {
+		return out, ctx, func() {}
+	}
+	whole := deadline.Sub(start)
+	upTo := time.Duration(float64(whole) * float64(int(1)<<r-1) / float64(int(1)<<rounds-1))
+	rctx, cancel := context.WithDeadline(ctx, start.Add(upTo))
+	return out, rctx, cancel
+}
+
+// deepenKept returns the moves of a deepening of the child m (pr, the
+// attacker to move) that it tries within lim: the guided ones (lead) and
+// deepenCandidates of the others, in the given order, skipping those the
+// store records as failed with levels (plus opt.ZoneExtensions) within
+// lim unless opt.Retry is set, so that a rerun goes on down the probes'
+// order; and how many were listed before the skipping. Errors: the
+// store's.
+func (s *Solver) deepenKept(pr Problem, m engine.Point, moves, lead []engine.Point, levels int, lim Limits, opt OpeningOptions) ([]engine.Point, int, error) {
+	listed, others, kept := 0, 0, []engine.Point(nil)
+	for _, c := range moves {
+		unguided := !slices.Contains(lead, c)
+		if unguided && others >= deepenCandidates {
+			continue
+		}
+		listed++
+		if !opt.Retry {
+			at, failed, err := s.DeepenFailed(pr, c, levels+opt.ZoneExtensions, lim)
+			if err != nil {
+				return nil, listed, err
+			}
+			if failed {
+				if opt.Log != nil {
+					opt.Log(fmt.Sprintf("deepening %v: %v failed before (%d levels, within %v a child), skipped", m, c, at.Levels, at.Time))
+				}
+				continue
+			}
+		}
+		kept = append(kept, c)
+		if unguided {
+			others++
+		}
+	}
+	return kept, listed, nil
 }
 
 // shareTime runs try on moves in turn within ctx, until one reports true

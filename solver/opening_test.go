@@ -835,3 +835,66 @@ func TestZoneExtensions(t *testing.T) {
 	}
 	t.Logf("j8 after h10: zone %d, proof %d moves, %d nodes", zone, a.Proof.Len(), a.Nodes)
 }
+
+// TestDeepenRounds: with DeepenRounds the deepened child is tried in
+// rounds, each search inside within a quarter, a half and then the whole
+// of the limit; on the square opening after white j10 the first round
+// (100,000 nodes a search) already wins, the proof checks, and a limit too
+// small for any round makes no claim.
+func TestDeepenRounds(t *testing.T) {
+	cpr, s, pa, j10 := squareAfterJ10(t)
+	ctx := context.Background()
+	var logged []string
+	opt := OpeningOptions{Deepen: 1, DeepenRounds: 3, Log: func(l string) { logged = append(logged, l) }}
+	a, ok, err := s.deepenChild(ctx, cpr, j10, pa.Proof, Limits{Nodes: 400_000}, Answer{}, opt)
+	if err != nil || !ok || a.Proof == nil {
+		t.Fatalf("not deepened: %v, %v (log %q)", ok, err, logged)
+	}
+	if _, err := proof.Verify(a.Proof); err != nil {
+		t.Fatal(err)
+	}
+	var rounds []string
+	for _, l := range logged {
+		if strings.Contains(l, ": round ") {
+			rounds = append(rounds, l)
+		}
+	}
+	if len(rounds) != 1 || !strings.Contains(rounds[0], "round 1 of 3, each search within 100000 nodes") {
+		t.Errorf("rounds logged %q", rounds)
+	}
+	logged = nil
+	a, ok, err = s.deepenChild(ctx, cpr, j10, pa.Proof, Limits{Nodes: 4}, Answer{}, opt)
+	if err != nil || ok || a.Stopped != StoppedDeepenMoves {
+		t.Errorf("within 4 nodes: ok %v, stopped %q, %v", ok, a.Stopped, err)
+	}
+	if n := strings.Count(strings.Join(logged, "\n"), ": round "); n != 3 {
+		t.Errorf("within 4 nodes: %d rounds logged, want 3", n)
+	}
+}
+
+// TestRoundLimits: round r of 3 gets the limits divided by 4, 2 and 1,
+// and the time up to 1/7, 3/7 and the whole of the deepening's.
+func TestRoundLimits(t *testing.T) {
+	start := time.Now()
+	deadline := start.Add(70 * time.Second)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	lim := Limits{Time: 40 * time.Second, Nodes: 1000, Depth: 9}
+	for r, want := range []struct {
+		time  time.Duration
+		nodes int64
+		end   time.Duration
+	}{{10 * time.Second, 250, 10 * time.Second}, {20 * time.Second, 500, 30 * time.Second}, {40 * time.Second, 1000, 70 * time.Second}} {
+		got, rctx, rcancel := roundLimits(ctx, lim, r+1, 3, start, deadline)
+		end, _ := rctx.Deadline()
+		rcancel()
+		if got.Time != want.time || got.Nodes != want.nodes || got.Depth != 9 || end.Sub(start).Round(time.Millisecond) != want.end {
+			t.Errorf("round %d: %+v ending after %v; want %v, %d nodes, ending after %v", r+1, got, end.Sub(start), want.time, want.nodes, want.end)
+		}
+	}
+	if got, rctx, rcancel := roundLimits(context.Background(), Limits{Nodes: 3}, 1, 6, start, time.Time{}); got.Nodes != 1 || rctx.Err() != nil {
+		t.Errorf("no deadline, 3 nodes in round 1 of 6: %+v", got)
+	} else {
+		rcancel()
+	}
+}
