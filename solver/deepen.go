@@ -418,7 +418,11 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 			cancel()
 			return a, false, err
 		}
-		ok, err := shareTime(rctx, moves, rlim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+		share := shareTime
+		if r < rounds {
+			share = evenTime
+		}
+		ok, err := share(rctx, moves, rlim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
 			if log != nil {
 				how := ""
 				if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
@@ -562,6 +566,35 @@ func shareTime(ctx context.Context, moves []engine.Point, limit time.Duration,
 			}
 		}
 		left = cut
+	}
+	return false, nil
+}
+
+// evenTime runs try on moves in turn within ctx as shareTime does, in one
+// round, but when ctx has a deadline each move's share is an even part of
+// the time left (the time left divided by the moves left, the last one
+// all of it), so that time a move does not use goes to those after it:
+// the rounds before the last of OpeningOptions.DeepenRounds, where each
+// quiet move is tried with small searches before any takes the time.
+// limit is unused (shareTime's signature).
+func evenTime(ctx context.Context, moves []engine.Point, limit time.Duration,
+	try func(ctx context.Context, c engine.Point, round int, share time.Duration) (bool, error)) (bool, error) {
+	deadline, timed := ctx.Deadline()
+	for i, c := range moves {
+		if ctx.Err() != nil {
+			break
+		}
+		share := time.Duration(0)
+		cctx, cancel := ctx, context.CancelFunc(func() {})
+		if timed && i < len(moves)-1 {
+			share = time.Until(deadline) / time.Duration(len(moves)-i)
+			cctx, cancel = context.WithTimeout(ctx, share)
+		}
+		ok, err := try(cctx, c, 1, share)
+		cancel()
+		if err != nil || ok {
+			return ok, err
+		}
 	}
 	return false, nil
 }

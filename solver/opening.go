@@ -126,8 +126,9 @@ type OpeningOptions struct {
 	// search inside within a smaller budget first: round r of R within
 	// the child's limits (Limits.Time and Nodes) divided by 2^(R−r), the
 	// last within them whole, each round taking at most
-	// 2^(r−1)/(2^R−1) of DeepenTime plus what the rounds before it left
-	// (iterative widening, as QuietThreat's: a quiet move whose replies
+	// 2^(r−1)/(2^R−1) of DeepenTime plus what the rounds before it left,
+	// shared evenly among the quiet moves (evenTime) but in the last round,
+	// which shares as one round does (shareTime) (iterative widening, as QuietThreat's: a quiet move whose replies
 	// are quick is found before one hard block of another has taken the
 	// time). 0 or 1: one round within the limits, as before 2026-12-04.
 	DeepenRounds int

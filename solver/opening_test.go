@@ -697,6 +697,44 @@ func TestShareTime(t *testing.T) {
 	}
 }
 
+// TestEvenTime: with a deadline each move's share is the time left over
+// the moves left (a third of 900 ms, then what the first left over two),
+// the last has no share of its own, a move cut short is not tried again,
+// and the first win ends the tries.
+func TestEvenTime(t *testing.T) {
+	var moves []engine.Point
+	for _, s := range []string{"a1", "b2", "c3", "d4"} {
+		p, _ := engine.ParsePoint(s, 15)
+		moves = append(moves, p)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 900*time.Millisecond)
+	defer cancel()
+	var shares []time.Duration
+	var tried []engine.Point
+	ok, err := evenTime(ctx, moves[:3], 0, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+		tried, shares = append(tried, c), append(shares, share)
+		if c == moves[0] {
+			<-cctx.Done() // cut by its share
+		}
+		return false, nil
+	})
+	if err != nil || ok || !slices.Equal(tried, moves[:3]) {
+		t.Fatalf("evenTime: %v, %v, tried %v", ok, err, tried)
+	}
+	if shares[0] < 250*time.Millisecond || shares[0] > 300*time.Millisecond ||
+		shares[1] < 250*time.Millisecond || shares[1] > 300*time.Millisecond || shares[2] != 0 {
+		t.Errorf("shares %v, want about 300 ms, 300 ms (600 left over two) and none", shares)
+	}
+	tried = nil
+	ok, err = evenTime(context.Background(), moves, 0, func(_ context.Context, c engine.Point, _ int, share time.Duration) (bool, error) {
+		tried = append(tried, c)
+		return c == moves[1] && share == 0, nil
+	})
+	if err != nil || !ok || !slices.Equal(tried, moves[:2]) {
+		t.Errorf("without a deadline: %v, %v, tried %v", ok, err, tried)
+	}
+}
+
 // TestDeepenShare: half of the time left when that is at least
 // deepenBudget times the searches' limit, else no share of its own.
 func TestDeepenShare(t *testing.T) {
