@@ -363,6 +363,13 @@ func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Poin
 // The deepenings inside get the same opt.DeepenTime, so none of them runs
 // out before the move's own share does: a failure recorded is one of the
 // searches within lim at the last level, never of a time budget.
+//
+// With opt.DeepenRounds above 1 (a child of the opening itself, not one
+// inside a deepening) all that is done in rounds, each within a part of
+// the time and with smaller limits for the searches inside (roundLimits),
+// the moves of the rounds before the last sharing their round's time
+// evenly (evenTime); a failure in an early round is recorded within that
+// round's limits, so the next round tries the move again.
 func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
 	levels, log := opt.Deepen, opt.Log
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
@@ -418,11 +425,11 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 			cancel()
 			return a, false, err
 		}
-		share := shareTime
+		spread := shareTime
 		if r < rounds {
-			share = evenTime
+			spread = evenTime
 		}
-		ok, err := share(rctx, moves, rlim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+		ok, err := spread(rctx, moves, rlim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
 			if log != nil {
 				how := ""
 				if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
