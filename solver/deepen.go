@@ -267,20 +267,26 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 		}
 		return 3, zones[i]
 	}
-	idx := make([]int, len(moves))
-	for i := range idx {
-		idx[i] = i
+	all := make([]int, len(moves))
+	for i := range all {
+		all[i] = i
 	}
-	slices.SortStableFunc(idx, func(i, j int) int {
+	return sortedMoves(moves, all, func(i, j int) int {
 		ci, zi := rank(i)
 		cj, zj := rank(j)
 		return cmp.Or(cmp.Compare(ci, cj), cmp.Compare(zi, zj))
-	})
-	out := make([]engine.Point, len(moves))
+	}), nil
+}
+
+// sortedMoves returns moves[i] for each index i of idx (which it sorts),
+// in the stable order of compare over the indices.
+func sortedMoves(moves []engine.Point, idx []int, compare func(i, j int) int) []engine.Point {
+	slices.SortStableFunc(idx, compare)
+	out := make([]engine.Point, len(idx))
 	for k, i := range idx {
 		out[k] = moves[i]
 	}
-	return out, nil
+	return out
 }
 
 // noZone is probeZones' zone of a move whose pass search found no win
@@ -363,13 +369,7 @@ func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Poin
 // The deepenings inside get the same opt.DeepenTime, so none of them runs
 // out before the move's own share does: a failure recorded is one of the
 // searches within lim at the last level, never of a time budget.
-//
-// With opt.DeepenRounds above 1 (a child of the opening itself, not one
-// inside a deepening) all that is done in rounds, each within a part of
-// the time and with smaller limits for the searches inside (roundLimits),
-// the moves of the rounds before the last sharing their round's time
-// evenly (evenTime); a failure in an early round is recorded within that
-// round's limits, so the next round tries the move again.
+
 func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
 	levels, log := opt.Deepen, opt.Log
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
@@ -400,65 +400,39 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 	if err != nil {
 		return a, false, err
 	}
-	rounds := 1
-	if !opt.inner {
-		rounds = max(1, min(opt.DeepenRounds, maxDeepenRounds))
+	moves, listed, err := s.deepenKept(pr, m, moves, lead, levels, lim, opt)
+	if err != nil {
+		return a, false, err
 	}
-	start, deadline := time.Now(), time.Time{}
-	if d, ok := dctx.Deadline(); ok {
-		deadline = d
-	}
-	listed := 0
 	var won Answer
-	for r := 1; r <= rounds && dctx.Err() == nil; r++ {
-		rlim, rctx, cancel := roundLimits(dctx, lim, r, rounds, start, deadline)
-		if log != nil && rounds > 1 {
-			per := rlim.Time.String()
-			if rlim.Time <= 0 {
-				per = fmt.Sprintf("%d nodes", rlim.Nodes)
+	ok, err := shareTime(dctx, moves, lim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
+		if log != nil {
+			how := ""
+			if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
+				how = ", suggested"
 			}
-			log(fmt.Sprintf("deepening %v: round %d of %d, each search within %s", m, r, rounds, per))
-		}
-		moves, n, err := s.deepenKept(pr, m, moves, lead, levels, rlim, opt)
-		listed += n
-		if err != nil {
-			cancel()
-			return a, false, err
-		}
-		spread := shareTime
-		if r < rounds {
-			spread = evenTime
-		}
-		ok, err := spread(rctx, moves, rlim.Time, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
-			if log != nil {
-				how := ""
-				if slices.Contains(suggested[:min(len(suggested), deepenSuggested)], c) {
-					how = ", suggested"
-				}
-				if round > 1 {
-					how += fmt.Sprintf(", try %d", round)
-				}
-				if share > 0 {
-					how += fmt.Sprintf(", within %.0f s", share.Seconds())
-				}
-				log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
+			if round > 1 {
+				how += fmt.Sprintf(", try %d", round)
 			}
-			da, ok, err := s.deepen(cctx, pr, c, levels, rlim, opt)
-			a.Nodes += da.Nodes
-			a.Elapsed += da.Elapsed
-			if ok {
-				da.Nodes, da.Elapsed = a.Nodes, a.Elapsed
-				won = da
+			if share > 0 {
+				how += fmt.Sprintf(", within %.0f s", share.Seconds())
 			}
-			return ok, err
-		})
-		cancel()
-		if err != nil {
-			return a, false, err
+			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
 		}
+		da, ok, err := s.deepen(cctx, pr, c, levels, lim, opt)
+		a.Nodes += da.Nodes
+		a.Elapsed += da.Elapsed
 		if ok {
-			return won, true, s.remember(pr, ModeWin, lim, won)
+			da.Nodes, da.Elapsed = a.Nodes, a.Elapsed
+			won = da
 		}
+		return ok, err
+	})
+	if err != nil {
+		return a, false, err
+	}
+	if ok {
+		return won, true, s.remember(pr, ModeWin, lim, won)
 	}
 	if listed > 0 && ctx.Err() == nil {
 		// the answer is now the deepening's, not what the store or the
@@ -470,35 +444,6 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		}
 	}
 	return a, false, nil
-}
-
-// maxDeepenRounds bounds OpeningOptions.DeepenRounds: the first round's
-// searches get 2^-(rounds-1) of the limits.
-const maxDeepenRounds = 6
-
-// roundLimits returns round r's (1 to rounds) limits within lim, each of
-// Time and Nodes divided by 2^(rounds−r) (at least 1 ms, 1 node; Depth as
-// lim's), and its context: ctx ending, when deadline (ctx's, zero for
-// none) is set, at start plus the rounds' shares up to r of the time from
-// start to deadline (2^(i−1)/(2^rounds−1) for round i), so that the last
-// round ends with ctx and a round that ends early leaves its time to the
-// next. cancel releases the context.
-func roundLimits(ctx context.Context, lim Limits, r, rounds int, start, deadline time.Time) (Limits, context.Context, context.CancelFunc) {
-	shift := rounds - r
-	out := lim
-	if lim.Time > 0 {
-		out.Time = max(time.Millisecond, lim.Time>>shift)
-	}
-	if lim.Nodes > 0 {
-		out.Nodes = max(1, lim.Nodes>>shift)
-	}
-	if deadline.IsZero() || r == rounds {
-		return out, ctx, func() {}
-	}
-	whole := deadline.Sub(start)
-	upTo := time.Duration(float64(whole) * float64(int(1)<<r-1) / float64(int(1)<<rounds-1))
-	rctx, cancel := context.WithDeadline(ctx, start.Add(upTo))
-	return out, rctx, cancel
 }
 
 // deepenKept returns the moves of a deepening of the child m (pr, the
@@ -573,35 +518,6 @@ func shareTime(ctx context.Context, moves []engine.Point, limit time.Duration,
 			}
 		}
 		left = cut
-	}
-	return false, nil
-}
-
-// evenTime runs try on moves in turn within ctx as shareTime does, in one
-// round, but when ctx has a deadline each move's share is an even part of
-// the time left (the time left divided by the moves left, the last one
-// all of it), so that time a move does not use goes to those after it:
-// the rounds before the last of OpeningOptions.DeepenRounds, where each
-// quiet move is tried with small searches before any takes the time.
-// limit is unused (shareTime's signature).
-func evenTime(ctx context.Context, moves []engine.Point, limit time.Duration,
-	try func(ctx context.Context, c engine.Point, round int, share time.Duration) (bool, error)) (bool, error) {
-	deadline, timed := ctx.Deadline()
-	for i, c := range moves {
-		if ctx.Err() != nil {
-			break
-		}
-		share := time.Duration(0)
-		cctx, cancel := ctx, context.CancelFunc(func() {})
-		if timed && i < len(moves)-1 {
-			share = time.Until(deadline) / time.Duration(len(moves)-i)
-			cctx, cancel = context.WithTimeout(ctx, share)
-		}
-		ok, err := try(cctx, c, 1, share)
-		cancel()
-		if err != nil || ok {
-			return ok, err
-		}
 	}
 	return false, nil
 }

@@ -121,17 +121,6 @@ type OpeningOptions struct {
 	// a run with extensions tries again the quiet moves a run without them
 	// failed with.
 	ZoneExtensions int
-	// DeepenRounds is how many rounds a deepened child of the opening
-	// (not one inside a deepening) makes over its quiet moves, each
-	// search inside within a smaller budget first: round r of R within
-	// the child's limits (Limits.Time and Nodes) divided by 2^(R−r), the
-	// last within them whole, each round taking at most
-	// 2^(r−1)/(2^R−1) of DeepenTime plus what the rounds before it left,
-	// shared evenly among the quiet moves (evenTime) but in the last round,
-	// which shares as one round does (shareTime) (iterative widening, as QuietThreat's: a quiet move whose replies
-	// are quick is found before one hard block of another has taken the
-	// time). 0 or 1: one round within the limits, as before 2026-12-04.
-	DeepenRounds int
 
 	// pool is the proof's goroutines (jobPool): made from Jobs by the
 	// outermost ProveOpening, handed to the deepenings' inner proofs.

@@ -697,44 +697,6 @@ func TestShareTime(t *testing.T) {
 	}
 }
 
-// TestEvenTime: with a deadline each move's share is the time left over
-// the moves left (a third of 900 ms, then what the first left over two),
-// the last has no share of its own, a move cut short is not tried again,
-// and the first win ends the tries.
-func TestEvenTime(t *testing.T) {
-	var moves []engine.Point
-	for _, s := range []string{"a1", "b2", "c3", "d4"} {
-		p, _ := engine.ParsePoint(s, 15)
-		moves = append(moves, p)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 900*time.Millisecond)
-	defer cancel()
-	var shares []time.Duration
-	var tried []engine.Point
-	ok, err := evenTime(ctx, moves[:3], 0, func(cctx context.Context, c engine.Point, round int, share time.Duration) (bool, error) {
-		tried, shares = append(tried, c), append(shares, share)
-		if c == moves[0] {
-			<-cctx.Done() // cut by its share
-		}
-		return false, nil
-	})
-	if err != nil || ok || !slices.Equal(tried, moves[:3]) {
-		t.Fatalf("evenTime: %v, %v, tried %v", ok, err, tried)
-	}
-	if shares[0] < 250*time.Millisecond || shares[0] > 300*time.Millisecond ||
-		shares[1] < 250*time.Millisecond || shares[1] > 300*time.Millisecond || shares[2] != 0 {
-		t.Errorf("shares %v, want about 300 ms, 300 ms (600 left over two) and none", shares)
-	}
-	tried = nil
-	ok, err = evenTime(context.Background(), moves, 0, func(_ context.Context, c engine.Point, _ int, share time.Duration) (bool, error) {
-		tried = append(tried, c)
-		return c == moves[1] && share == 0, nil
-	})
-	if err != nil || !ok || !slices.Equal(tried, moves[:2]) {
-		t.Errorf("without a deadline: %v, %v, tried %v", ok, err, tried)
-	}
-}
-
 // TestDeepenShare: half of the time left when that is at least
 // deepenBudget times the searches' limit, else no share of its own.
 func TestDeepenShare(t *testing.T) {
@@ -872,67 +834,4 @@ func TestZoneExtensions(t *testing.T) {
 		t.Errorf("an extended failure not recorded at 2 levels: %v, %v", failed, err)
 	}
 	t.Logf("j8 after h10: zone %d, proof %d moves, %d nodes", zone, a.Proof.Len(), a.Nodes)
-}
-
-// TestDeepenRounds: with DeepenRounds the deepened child is tried in
-// rounds, each search inside within a quarter, a half and then the whole
-// of the limit; on the square opening after white j10 the first round
-// (100,000 nodes a search) already wins, the proof checks, and a limit too
-// small for any round makes no claim.
-func TestDeepenRounds(t *testing.T) {
-	cpr, s, pa, j10 := squareAfterJ10(t)
-	ctx := context.Background()
-	var logged []string
-	opt := OpeningOptions{Deepen: 1, DeepenRounds: 3, Log: func(l string) { logged = append(logged, l) }}
-	a, ok, err := s.deepenChild(ctx, cpr, j10, pa.Proof, Limits{Nodes: 400_000}, Answer{}, opt)
-	if err != nil || !ok || a.Proof == nil {
-		t.Fatalf("not deepened: %v, %v (log %q)", ok, err, logged)
-	}
-	if _, err := proof.Verify(a.Proof); err != nil {
-		t.Fatal(err)
-	}
-	var rounds []string
-	for _, l := range logged {
-		if strings.Contains(l, ": round ") {
-			rounds = append(rounds, l)
-		}
-	}
-	if len(rounds) != 1 || !strings.Contains(rounds[0], "round 1 of 3, each search within 100000 nodes") {
-		t.Errorf("rounds logged %q", rounds)
-	}
-	logged = nil
-	a, ok, err = s.deepenChild(ctx, cpr, j10, pa.Proof, Limits{Nodes: 4}, Answer{}, opt)
-	if err != nil || ok || a.Stopped != StoppedDeepenMoves {
-		t.Errorf("within 4 nodes: ok %v, stopped %q, %v", ok, a.Stopped, err)
-	}
-	if n := strings.Count(strings.Join(logged, "\n"), ": round "); n != 3 {
-		t.Errorf("within 4 nodes: %d rounds logged, want 3", n)
-	}
-}
-
-// TestRoundLimits: round r of 3 gets the limits divided by 4, 2 and 1,
-// and the time up to 1/7, 3/7 and the whole of the deepening's.
-func TestRoundLimits(t *testing.T) {
-	start := time.Now()
-	deadline := start.Add(70 * time.Second)
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
-	lim := Limits{Time: 40 * time.Second, Nodes: 1000, Depth: 9}
-	for r, want := range []struct {
-		time  time.Duration
-		nodes int64
-		end   time.Duration
-	}{{10 * time.Second, 250, 10 * time.Second}, {20 * time.Second, 500, 30 * time.Second}, {40 * time.Second, 1000, 70 * time.Second}} {
-		got, rctx, rcancel := roundLimits(ctx, lim, r+1, 3, start, deadline)
-		end, _ := rctx.Deadline()
-		rcancel()
-		if got.Time != want.time || got.Nodes != want.nodes || got.Depth != 9 || end.Sub(start).Round(time.Millisecond) != want.end {
-			t.Errorf("round %d: %+v ending after %v; want %v, %d nodes, ending after %v", r+1, got, end.Sub(start), want.time, want.nodes, want.end)
-		}
-	}
-	if got, rctx, rcancel := roundLimits(context.Background(), Limits{Nodes: 3}, 1, 6, start, time.Time{}); got.Nodes != 1 || rctx.Err() != nil {
-		t.Errorf("no deadline, 3 nodes in round 1 of 6: %+v", got)
-	} else {
-		rcancel()
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"gomoku/engine"
@@ -189,10 +188,5 @@ func byZone(moves []engine.Point, zones []int) []engine.Point {
 			idx = append(idx, i)
 		}
 	}
-	slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(zones[i], zones[j]) })
-	out := make([]engine.Point, len(idx))
-	for k, i := range idx {
-		out[k] = moves[i]
-	}
-	return out
+	return sortedMoves(moves, idx, func(i, j int) int { return cmp.Compare(zones[i], zones[j]) })
 }
