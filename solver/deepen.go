@@ -369,7 +369,6 @@ func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Poin
 // The deepenings inside get the same opt.DeepenTime, so none of them runs
 // out before the move's own share does: a failure recorded is one of the
 // searches within lim at the last level, never of a time budget.
-
 func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
 	levels, log := opt.Deepen, opt.Log
 	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
