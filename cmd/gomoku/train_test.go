@@ -310,17 +310,21 @@ func checkLabels(t *testing.T, out string, n int) []train.Game {
 	return labelled
 }
 
-// TestTrainOnMatch: a match's records (match --out) are training data: two
-// games of this program's pbrain against itself through the protocol, then
-// train on the directory, each side's moves valued by its own reports; a
-// damaged journal line is reported (file and line) and skipped, exit 1.
+// TestTrainOnMatch: a match's records (match --out) are training data: four
+// games of this program's pbrain against itself through the protocol (two
+// openings, each with colours swapped), then train on the directory, each
+// side's moves valued by its own reports; a damaged journal line is
+// reported (file and line) and skipped, exit 1. Every third game is held
+// out: the first game of the second opening, whose positions cannot all
+// be duplicates of a training game's (a brain against itself may play the
+// swapped game move for move, and held out it left no validation sample).
 func TestTrainOnMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays whole games through the protocol")
 	}
 	dir := t.TempDir()
 	openings := filepath.Join(dir, "open.txt")
-	os.WriteFile(openings, []byte("h8 h9 i9\n"), 0o644)
+	os.WriteFile(openings, []byte("h8 h9 i9\nh8 i9 j8\n"), 0o644)
 	// no flags: match -e splits its values at commas, and brainCmd's
 	// arguments are a JSON list
 	cmd := func(name string) string { return name + "=" + brainCmd(name) }
@@ -331,8 +335,8 @@ func TestTrainOnMatch(t *testing.T) {
 		t.Fatalf("match: exit %d: %s%s", code, out, errOut)
 	}
 	net := filepath.Join(dir, "m.nnue")
-	code, out, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", net, "--epochs", "1", "--val-every", "2", games)
-	if code != exitOK || !strings.Contains(out, "freestyle: 2 games") || !strings.Contains(out, "kept epoch 1") {
+	code, out, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", net, "--epochs", "1", "--val-every", "3", games)
+	if code != exitOK || !strings.Contains(out, "freestyle: 4 games") || !strings.Contains(out, "kept epoch 1") {
 		t.Fatalf("train on the match: exit %d: %s%s", code, out, errOut)
 	}
 	journal := filepath.Join(games, match.JournalName)
@@ -342,8 +346,8 @@ func TestTrainOnMatch(t *testing.T) {
 	}
 	f.WriteString("{\"Index\":9,\"Black\":0,\"White\":1,\"Moves\":[0]}\n")
 	f.Close()
-	code, out, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", net, "--epochs", "1", "--val-every", "2", games)
-	if code != exitError || !strings.Contains(out, "freestyle: 2 games") || !strings.Contains(errOut, journal+":3:") {
+	code, out, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", net, "--epochs", "1", "--val-every", "3", games)
+	if code != exitError || !strings.Contains(out, "freestyle: 4 games") || !strings.Contains(errOut, journal+":5:") {
 		t.Fatalf("a damaged line: exit %d: %s%s", code, out, errOut)
 	}
 	if code, _, errOut = gomoku(t, "", "train", "--rule", "freestyle", "--out", net, dir); code != exitError || !strings.Contains(errOut, "not the directory of a match") {
