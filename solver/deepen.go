@@ -3,6 +3,7 @@ package solver
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -225,7 +226,10 @@ const deepenProbeNodes = 200_000
 // proof number is the sum of its children's, its number of children while
 // none is expanded). Every move is probed once (probeZones,
 // deepenProbeNodes nodes: a pass search after it, stored for the
-// deepening's own pass search to read back), and the order is:
+// deepening's own pass search to read back; its zone less the replies the
+// store holds as wins within depth plies, 0 any), and the order is:
+//  0. the moves with nothing left, every reply in the zone proven (a
+//     proof assembled from the store), in their order;
 //  1. the guided moves whose zone holds at most smallZone defender moves
 //     (an open three's blocks), in their order;
 //  2. the unguided ones so small, the smallest zone first;
@@ -244,20 +248,22 @@ const deepenProbeNodes = 200_000
 // one, unprobed. log, when set, gets the probes' zones. Errors: the
 // searches' and the store's; ctx's end is none (the moves not probed by
 // then rank as having no win).
-func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided int, log func(string)) ([]engine.Point, error) {
+func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided, depth int, log func(string)) ([]engine.Point, error) {
 	if len(moves)-guided <= 1 {
 		return moves, nil
 	}
-	zones, err := s.probeZones(ctx, pr, moves, deepenProbeNodes, nil, log)
+	zones, err := s.probeZones(ctx, pr, moves, deepenProbeNodes, depth, nil, log)
 	if err != nil {
 		return moves, err
 	}
-	// the rank of move i: its class (0 guided and small, 1 unguided and
-	// small, 2 guided, 3 the other unguided), then, among the unguided,
-	// its zone; ties keep the given order
+	// the rank of move i: its class (-1 nothing left, 0 guided and small,
+	// 1 unguided and small, 2 guided, 3 the other unguided), then, among
+	// the unguided, its zone; ties keep the given order
 	rank := func(i int) (class, zone int) {
 		small := zones[i] <= smallZone
 		switch {
+		case zones[i] == 0:
+			return -1, 0
 		case i < guided && small:
 			return 0, 0
 		case i < guided:
@@ -294,16 +300,24 @@ func sortedMoves(moves []engine.Point, idx []int, compare func(i, j int) int) []
 const noZone = math.MaxInt
 
 // probeZones gives each of moves (quiet attacker moves in pr, the
-// attacker to move) the relevance zone of a quick pass search after it:
+// attacker to move) the number of defender moves left to prove after it:
 // the move is played, the position after it (the defender to move) gets a
 // pass search of nodes nodes (at least 1; stored, as every search, for a
 // later search to read back), and a win that keep accepts (nil: every
-// win) gives the number of defender moves its checked proof leaves
-// unanswered (checkedZone); noZone otherwise, and for the moves ctx's end
-// left unprobed. zones[i] is moves[i]'s. log, when set, gets one line
-// with every move's zone. Errors: the searches' and the store's; ctx's
-// end is none.
-func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Point, nodes int64,
+// win) gives the defender moves its checked proof leaves unanswered
+// (checkedZone), less those whose position the store already holds as a
+// win within depth plies (0: any; storedWin); noZone otherwise, and for
+// the moves ctx's end left unprobed. zones[i] is moves[i]'s. With an empty
+// store the count is the zone; with the wins of an earlier run, or of a
+// quiet move proven as an opening of its own (docs/solving.md), a move
+// whose replies are mostly proven ranks as the little work it has left,
+// as proof-number search ranks a child by its proof number, not by its
+// size (on freestyle's I7, g9's deepening gave alpha-beta's j9, 5 of 162
+// replies proven, half its time before j8, 84 of 85 proven, 2026-12-04).
+// log, when set, gets one line with every move's zone and, where some are
+// proven, how many. Errors: the searches' and the store's; ctx's end is
+// none.
+func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Point, nodes int64, depth int,
 	keep func(Answer) bool, log func(string)) ([]int, error) {
 	nodes = max(1, nodes)
 	att, def := pr.Attacker, pr.Attacker.Opponent()
@@ -328,8 +342,16 @@ func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Poin
 		}
 		if a.Status == StatusWin && a.Proof != nil && (keep == nil || keep(a)) {
 			if zone, err := checkedZone(ctx, b, a.Proof, legalMoves(b, def)); err == nil {
-				zones[i] = len(zone)
+				won, err := s.storedWins(b, att, zone, depth)
+				if err != nil {
+					b.Undo()
+					return zones, err
+				}
+				zones[i] = len(zone) - won
 				probes[i] = fmt.Sprintf("%v zone %d", c, len(zone))
+				if won > 0 {
+					probes[i] += fmt.Sprintf(" (%d proven)", won)
+				}
 			}
 		}
 		b.Undo()
@@ -338,6 +360,34 @@ func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Poin
 		log(fmt.Sprintf("probed %d moves: %s", len(moves), strings.Join(probes, ", ")))
 	}
 	return zones, nil
+}
+
+// storedWins counts the defender moves ds on b (the defender to move)
+// after which the store holds a win for att (the attacker to move) that
+// serves within depth plies (0: any): a look-up each, the proof not
+// decoded into a tree nor replayed (an ordering hint, never a claim: the
+// deepening that follows reads each win back through Stored, which
+// replays it). Errors: the store's; an entry that does not decode counts
+// as no win.
+func (s *Solver) storedWins(b *engine.Board, att engine.Color, ds []engine.Point, depth int) (int, error) {
+	if s.Store == nil {
+		return 0, nil
+	}
+	won := 0
+	for _, d := range ds {
+		b.Play(d, att.Opponent())
+		key, _ := s.storeKeyOf(Problem{Board: b, ToMove: att, Attacker: att}, ModeWin)
+		e, ok, err := s.Store.get(key, StatusWin)
+		b.Undo()
+		switch {
+		case errors.Is(err, ErrStoreCorrupt):
+		case err != nil:
+			return won, err
+		case ok && (depth <= 0 || e.depth <= depth):
+			won++
+		}
+	}
+	return won, nil
 }
 
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
@@ -395,7 +445,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		plog = func(l string) { log(fmt.Sprintf("deepening %v: %s", m, l)) }
 	}
 	lead := slices.Clone(moves[:guided])
-	moves, err := s.probeOrder(dctx, pr, moves, guided, plog)
+	moves, err := s.probeOrder(dctx, pr, moves, guided, lim.Depth, plog)
 	if err != nil {
 		return a, false, err
 	}

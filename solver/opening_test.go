@@ -728,7 +728,7 @@ func TestProbeOrder(t *testing.T) {
 	s.PassThreats = true
 	moves := []engine.Point{pt("k10"), pt("f6"), pt("l11"), pt("k6"), pt("g8")}
 	var logged []string
-	out, err := s.probeOrder(context.Background(), pr, moves, 1, func(l string) { logged = append(logged, l) })
+	out, err := s.probeOrder(context.Background(), pr, moves, 1, 0, func(l string) { logged = append(logged, l) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -743,6 +743,50 @@ func TestProbeOrder(t *testing.T) {
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], "g8 zone ") {
 		t.Errorf("log %q", logged)
+	}
+}
+
+// TestProbeOrderStored: a move whose every reply in its zone the store
+// holds as a win leads, before a guided move, as proof-number search
+// picks the child with the smallest proof number. Black h8 i8 j10 k11,
+// white h9 and three far stones, black to move: the threes j8 (guided)
+// and g8 both have a zone of 5 replies, and without a store the guided
+// j8 leads; once g8's position (white to move) is proven as an opening
+// of its own in the store, g8 leads with nothing left, and the log says
+// how many replies were proven.
+func TestProbeOrderStored(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "i8", "a1", "j10", "a2", "k11", "a3")
+	pr.ToMove, pr.Attacker = engine.Black, engine.Black
+	pt := func(s string) engine.Point { p, _ := engine.ParsePoint(s, 15); return p }
+	moves := []engine.Point{pt("j8"), pt("g8"), pt("k10")}
+	s := NewSolver(16)
+	s.PassThreats = true
+	s.Store = memStore(t)
+	out, err := s.probeOrder(context.Background(), pr, moves, 1, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0] != pt("j8") {
+		t.Fatalf("empty store: order %v, want the guided j8 first", out)
+	}
+	b := pr.Board.Clone()
+	b.Play(pt("g8"), engine.Black)
+	rep, err := s.ProveOpening(context.Background(), Problem{Board: b, ToMove: engine.White, Attacker: engine.Black},
+		Limits{Nodes: 200_000}, OpeningOptions{})
+	if err != nil || rep.Status != StatusWin {
+		t.Fatalf("g8 as an opening: %v %v", rep.Status, err)
+	}
+	var logged []string
+	out, err = s.probeOrder(context.Background(), pr, moves, 1, 0, func(l string) { logged = append(logged, l) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0] != pt("g8") || out[1] != pt("j8") {
+		t.Errorf("g8 proven in the store: order %v, want g8 then j8", out)
+	}
+	want := fmt.Sprintf("g8 zone %d (%d proven)", rep.Total, rep.Total)
+	if len(logged) != 1 || !strings.Contains(logged[0], want) {
+		t.Errorf("log %q, want %q in it", logged, want)
 	}
 }
 

@@ -88,7 +88,7 @@ func (s *Solver) QuietThreat(ctx context.Context, pr Problem, lim Limits, log fu
 	// a move whose pass search is a VCF is a threat of the VCT's own
 	// order, which the VCT before this has searched
 	notVCF := func(pa Answer) bool { return pa.Mode != ModeVCF }
-	zones, err := s.probeZones(ctx, pr, moves, quietProbeNodes, notVCF, log)
+	zones, err := s.probeZones(ctx, pr, moves, quietProbeNodes, lim.Depth, notVCF, log)
 	if err != nil || ctx.Err() != nil {
 		a.Stopped = stoppedBy(ctx)
 		return a, err
