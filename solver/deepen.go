@@ -91,8 +91,9 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 			return a, false, nil
 		}
 	}
-	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, DeepenTime: outer.DeepenTime, FailFast: true, Suggest: outer.Suggest,
-		Retry: outer.Retry, ZoneExtensions: outer.ZoneExtensions, pool: outer.pool, inner: true}
+	opt := OpeningOptions{Jobs: 1, Deepen: levels - 1, DeepenTime: outer.DeepenTime, FailFast: outer.Survey == 0,
+		Survey: max(0, outer.Survey-1), Suggest: outer.Suggest, Retry: outer.Retry, ZoneExtensions: outer.ZoneExtensions,
+		pool: outer.pool, inner: true}
 	if log != nil {
 		inner := func(line string) { log("  " + line) }
 		opt.Log = inner

@@ -121,6 +121,18 @@ type OpeningOptions struct {
 	// a run with extensions tries again the quiet moves a run without them
 	// failed with.
 	ZoneExtensions int
+	// Survey is how many levels of deepening, from the top, prove their
+	// inner openings without FailFast: every defender move of the quiet
+	// move's zone is decided (the farthest from the stones first, the
+	// quick ones as a rule), each win stored, and only a no-win ends the
+	// attempt early; deeper levels fail fast. A quiet move whose hardest
+	// reply is left unknown so still leaves its other replies proven, and
+	// a rerun (Retry) ranks it by the replies left (probeOrder) and goes
+	// on with it. This is what proving a quiet move as an opening of its
+	// own does by hand (docs/solving.md: on freestyle's I7, g9's j8 won 7
+	// of its 85 replies in 598 s inside a fail-fast deepening, 82 in 944 s
+	// as its own opening, 2026-12-04). 0: none.
+	Survey int
 
 	// pool is the proof's goroutines (jobPool): made from Jobs by the
 	// outermost ProveOpening, handed to the deepenings' inner proofs.
@@ -247,8 +259,12 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 		}
 		children, rep.PassZone = zone, true
 	}
-	if opt.FailFast {
+	switch {
+	case opt.FailFast:
 		children = nearestFirst(b, children)
+	case opt.inner:
+		children = nearestFirst(b, children) // a survey: the farthest first
+		slices.Reverse(children)
 	}
 	if opt.inner && opt.Deepen == 0 && opt.ZoneExtensions > 0 && rep.PassZone && len(children) <= smallZone {
 		opt.Deepen, opt.ZoneExtensions = 1, opt.ZoneExtensions-1 // see OpeningOptions.ZoneExtensions
@@ -363,9 +379,11 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 	if top {
 		opt.pool = newJobPool(s, opt.Jobs)
 	}
-	// FailFast: the first child not won cancels the others in flight
+	// FailFast: the first child not won cancels the others in flight; in
+	// a survey (a deepening's inner opening without FailFast) a no-win
+	// does
 	wctx, cancel := ctx, context.CancelFunc(func() {})
-	if opt.FailFast {
+	if opt.FailFast || opt.inner {
 		wctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
@@ -426,7 +444,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 			}
 		case wctx.Err() == nil || ch.Status != StatusUnknown:
 			out[k], done[k] = ch, true
-			if opt.FailFast && !ch.Skipped && ch.Status != StatusWin {
+			if opt.FailFast && !ch.Skipped && ch.Status != StatusWin || opt.inner && ch.Status == StatusNoWin {
 				failed = true
 				cancel()
 			}

@@ -879,3 +879,59 @@ func TestZoneExtensions(t *testing.T) {
 	}
 	t.Logf("j8 after h10: zone %d, proof %d moves, %d nodes", zone, a.Proof.Len(), a.Nodes)
 }
+
+// TestDeepenSurvey: on the square opening after white h10, black's quiet
+// move j8 leaves a zone of three replies, one of which no search of 1,000
+// nodes decides. Failing fast, the deepening stops at that reply, the
+// nearest, with none won; with Survey 1 it decides the other two, the
+// farthest first, and stores them (the store then holds them as wins
+// after j8), and the move still fails, recorded as before.
+func TestDeepenSurvey(t *testing.T) {
+	pr, _, _ := squarePass(t)
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	h10, _ := engine.ParsePoint("h10", 15)
+	j8, _ := engine.ParsePoint("j8", 15)
+	b.Play(h10, engine.White)
+	cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
+	lim := Limits{Nodes: 1_000}
+	ctx := context.Background()
+	for _, survey := range []int{0, 1} {
+		s, _ := storedSolver(t)
+		var lines []string
+		opt := OpeningOptions{Survey: survey, Log: func(l string) { lines = append(lines, l) }}
+		if _, ok, err := s.deepen(ctx, cpr, j8, 1, lim, opt); ok || err != nil {
+			t.Fatalf("survey %d: ok %v, %v; log %q", survey, ok, err, lines)
+		}
+		var zone, legal, won, unknown int
+		for _, l := range lines {
+			if strings.HasPrefix(l, "after j8:") {
+				i := strings.Index(l, "zone ")
+				fmt.Sscanf(l[i:], "zone %d of %d: unknown (%d won, %d unknown", &zone, &legal, &won, &unknown)
+			}
+		}
+		wantWon := 0
+		if survey > 0 {
+			wantWon = zone - 1
+		}
+		if zone < 2 || zone > smallZone || won != wantWon || unknown != 1 {
+			t.Errorf("survey %d: zone %d, %d won, %d unknown; want %d won, 1 unknown; log %q", survey, zone, won, unknown, wantWon, lines)
+		}
+		after := b.Clone()
+		after.Play(j8, engine.Black)
+		pa, err := s.Solve(ctx, Problem{Board: after, ToMove: engine.White, Attacker: engine.Black, DefenderPasses: true}, ModeWin, lim, nil)
+		if err != nil || pa.Status != StatusWin {
+			t.Fatalf("survey %d: the pass search after j8: %v, %v", survey, pa.Status, err)
+		}
+		z, err := checkedZone(ctx, after, pa.Proof, legalMoves(after, engine.White))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored, err := s.storedWins(after, engine.Black, z, 0); err != nil || stored != wantWon {
+			t.Errorf("survey %d: %d of the zone's %d replies stored as wins, %v; want %d", survey, stored, len(z), err, wantWon)
+		}
+		if _, failed, err := s.DeepenFailed(cpr, j8, 1, lim); !failed || err != nil {
+			t.Errorf("survey %d: the failure not recorded: %v, %v", survey, failed, err)
+		}
+	}
+}

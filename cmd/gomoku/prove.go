@@ -63,6 +63,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.IntFlag{Name: "deepen", Usage: "levels of deepening for a defender move that the repair and the search leave unknown: a quiet attacker move played (up to two suggested by alpha-beta, see --suggest-nodes, then three of the pass proof's first move and nine others near the stones, the smallest relevance zone of a quick pass search first) and the position after it proven whole-board (its own pass proof and zone, stopping at the first defender move left unknown), each search inside within --time, all of a defender move's within --deepen-time; 0: none"},
 			&cli.DurationFlag{Name: "deepen-time", Usage: "with --deepen (only), the wall time a deepened defender move may take, all its quiet moves and levels together (0: 8 times --time); above 16 times --time it is shared out: a quiet move may take half of what is left (at least 8 times --time), and one cut short is tried again after the others with what they leave, starting from what the store kept; the deepenings inside take what their quiet move's share leaves, shared out the same way"},
 			&cli.IntFlag{Name: "zone-extensions", Value: 1, Usage: "with --deepen, how many times along a line a position proven at the last level of a deepening still deepens its defender moves left unknown, one level more, when its pass proof's zone holds at most 4 moves (a quiet move that leaves so few replies is nearly a threat of the order below); failures are recorded with the extensions counted as levels; 0: none (1 found I3's h5 in 13 s where one level failed within 2 minutes)"},
+			&cli.IntFlag{Name: "survey", Usage: "with --deepen, how many levels of deepening, from the top, decide every defender move of a quiet move's zone instead of stopping at the first left unknown (the farthest from the stones first; a no-win still stops it), storing each win, so that the hardest reply left unknown leaves the others proven and a rerun with --retry goes on with the quiet move that has the fewest replies left; deeper levels stop at the first; 0: none (as proving a quiet move as an opening of its own by hand, docs/solving.md)"},
 			&cli.Int64Flag{Name: "suggest-nodes", Value: defaultSuggestNodes, Usage: "with --deepen, the nodes of the alpha-beta search (one thread, the default evaluation, two best moves) that suggests the attacker's quiet moves a deepening tries first; a node limit, not a time, so that a rerun tries the same moves; 0: no suggestions"},
 			&cli.BoolFlag{Name: "retry", Usage: "with --tt, search again the defender moves that the store records as searched before, with no less --time (or --nodes), and left unknown, and deepen again with the quiet moves recorded as failed with no more --deepen levels (without it those moves are reported unknown at once and the failed quiet moves skipped, and a resumed run goes on to what was not tried yet)"},
 			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
@@ -154,6 +155,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if c.Int("zone-extensions") < 0 || c.IsSet("zone-extensions") && c.Int("zone-extensions") > 0 && c.Int("deepen") == 0 {
 			return usagef("--zone-extensions %d: want 0 or more, and only with --deepen (1 or more levels)", c.Int("zone-extensions"))
 		}
+		if c.Int("survey") < 0 || c.Int("survey") > c.Int("deepen") {
+			return usagef("--survey %d: want 0 to --deepen's %d levels", c.Int("survey"), c.Int("deepen"))
+		}
 		if c.Duration("deepen-time") > 0 && c.Int("deepen") == 0 {
 			return usagef("--deepen-time %v: only with --deepen (1 or more levels)", c.Duration("deepen-time"))
 		}
@@ -198,7 +202,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			opt := solver.OpeningOptions{Jobs: c.Int("jobs"), Deepen: c.Int("deepen"), DeepenTime: c.Duration("deepen-time"), EveryMove: c.Bool("every-move"),
 				Retry: c.Bool("retry")}
 			if opt.Deepen > 0 {
-				opt.ZoneExtensions = c.Int("zone-extensions")
+				opt.ZoneExtensions, opt.Survey = c.Int("zone-extensions"), c.Int("survey")
 			}
 			if n := c.Int64("suggest-nodes"); n > 0 && opt.Deepen > 0 {
 				opt.Suggest = suggestMoves(n)

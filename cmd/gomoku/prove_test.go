@@ -369,6 +369,12 @@ func TestProveDeepen(t *testing.T) {
 	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "1", "--zone-extensions", "-1", in); code != exitUsage {
 		t.Errorf("--zone-extensions -1: exit %d, %s", code, errOut)
 	}
+	if code, _, errOut = gomoku(t, "", "prove", "--deepen", "1", "--survey", "2", in); code != exitUsage || !strings.Contains(errOut, "--survey") {
+		t.Errorf("--survey above --deepen: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut = gomoku(t, "", "prove", "--survey", "-1", in); code != exitUsage {
+		t.Errorf("--survey -1: exit %d, %s", code, errOut)
+	}
 	if deepened == 0 {
 		return
 	}
