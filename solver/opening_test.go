@@ -823,6 +823,21 @@ func TestProveOpeningCutNodes(t *testing.T) {
 	t.Skip("the second child finished before the first failed in every trial")
 }
 
+// squareAfterH10 is the square opening's child after white h10
+// (squarePass), black to move, on a board of its own; with black's quiet
+// move j8, whose zone holds at most smallZone replies, one of them
+// undecided by a search of lim (1,000 nodes).
+func squareAfterH10(t *testing.T) (cpr Problem, j8 engine.Point, lim Limits) {
+	t.Helper()
+	pr, _, _ := squarePass(t)
+	b := engine.Scratch(pr.Board)
+	t.Cleanup(func() { engine.Release(b) })
+	h10, _ := engine.ParsePoint("h10", 15)
+	j8, _ = engine.ParsePoint("j8", 15)
+	b.Play(h10, engine.White)
+	return Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}, j8, Limits{Nodes: 1_000}
+}
+
 // TestZoneExtensions: on the square opening after white h10, black's
 // quiet move j8 leaves white a zone of at most smallZone replies, one of
 // which no search of 1,000 nodes decides. A deepening of j8 with one
@@ -832,14 +847,7 @@ func TestProveOpeningCutNodes(t *testing.T) {
 // without the extension does not cover a deepening with it (levels plus
 // extensions), and one with it failing is recorded at two levels.
 func TestZoneExtensions(t *testing.T) {
-	pr, _, _ := squarePass(t)
-	b := engine.Scratch(pr.Board)
-	defer engine.Release(b)
-	h10, _ := engine.ParsePoint("h10", 15)
-	j8, _ := engine.ParsePoint("j8", 15)
-	b.Play(h10, engine.White)
-	cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
-	lim := Limits{Nodes: 1_000}
+	cpr, j8, lim := squareAfterH10(t)
 	ctx := context.Background()
 	s, _ := storedSolver(t)
 	if _, ok, err := s.deepen(ctx, cpr, j8, 1, lim, OpeningOptions{}); ok || err != nil {
@@ -887,14 +895,8 @@ func TestZoneExtensions(t *testing.T) {
 // farthest first, and stores them (the store then holds them as wins
 // after j8), and the move still fails, recorded as before.
 func TestDeepenSurvey(t *testing.T) {
-	pr, _, _ := squarePass(t)
-	b := engine.Scratch(pr.Board)
-	defer engine.Release(b)
-	h10, _ := engine.ParsePoint("h10", 15)
-	j8, _ := engine.ParsePoint("j8", 15)
-	b.Play(h10, engine.White)
-	cpr := Problem{Board: b, ToMove: engine.Black, Attacker: engine.Black}
-	lim := Limits{Nodes: 1_000}
+	cpr, j8, lim := squareAfterH10(t)
+	b := cpr.Board
 	ctx := context.Background()
 	for _, survey := range []int{0, 1} {
 		s, _ := storedSolver(t)
