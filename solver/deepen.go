@@ -307,7 +307,7 @@ const noZone = math.MaxInt
 // later search to read back), and a win that keep accepts (nil: every
 // win) gives the defender moves its checked proof leaves unanswered
 // (checkedZone), less those whose position the store already holds as a
-// win within depth plies (0: any; storedWin); noZone otherwise, and for
+// win within depth plies (0: any; storedWins); noZone otherwise, and for
 // the moves ctx's end left unprobed. zones[i] is moves[i]'s. With an empty
 // store the count is the zone; with the wins of an earlier run, or of a
 // quiet move proven as an opening of its own (docs/solving.md), a move

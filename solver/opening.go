@@ -391,7 +391,7 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 	var mu sync.Mutex
 	var firstErr error
 	decided := 0
-	failed := false // opt.FailFast and a child not won
+	failed := false // opt.FailFast and a child not won, or a survey's no-win
 	var cut int64   // the nodes of the children left out, cut short
 	opt.pool.run(s, len(jobs), top, func(slv *Solver, i int) bool {
 		mu.Lock()
