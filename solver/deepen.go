@@ -421,8 +421,18 @@ func (s *Solver) storedWins(b *engine.Board, att engine.Color, ds []engine.Point
 // out before the move's own share does: a failure recorded is one of the
 // searches within lim at the last level, never of a time budget.
 func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pass *proof.Tree, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
+	if pass == nil || pass.Root == nil {
+		return a, false, nil
+	}
+	return s.deepenAt(ctx, pr, m.String(), pass.Root.Move, lim, a, opt)
+}
+
+// deepenAt is deepenChild's deepening of pr (the attacker to move), named
+// name in the log (the defender's move, or "the root"), with first (the
+// pass proof's first move; NoPoint: none) among the unguided moves.
+func (s *Solver) deepenAt(ctx context.Context, pr Problem, name string, first engine.Point, lim Limits, a Answer, opt OpeningOptions) (Answer, bool, error) {
 	levels, log := opt.Deepen, opt.Log
-	if pass == nil || pass.Root == nil || levels < 1 || ctx.Err() != nil {
+	if levels < 1 || ctx.Err() != nil {
 		return a, false, nil
 	}
 	budget := opt.DeepenTime
@@ -440,17 +450,17 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 		sb := pr.Board.Clone() // the caller's to keep or change
 		suggested = opt.Suggest(dctx, sb, pr.Attacker)
 	}
-	moves, guided := deepenMoves(pr, pass.Root.Move, suggested, deepenProbed)
+	moves, guided := deepenMoves(pr, first, suggested, deepenProbed)
 	var plog func(string)
 	if log != nil {
-		plog = func(l string) { log(fmt.Sprintf("deepening %v: %s", m, l)) }
+		plog = func(l string) { log(fmt.Sprintf("deepening %s: %s", name, l)) }
 	}
 	lead := slices.Clone(moves[:guided])
 	moves, err := s.probeOrder(dctx, pr, moves, guided, lim.Depth, plog)
 	if err != nil {
 		return a, false, err
 	}
-	moves, listed, err := s.deepenKept(pr, m, moves, lead, levels, lim, opt)
+	moves, listed, err := s.deepenKept(pr, name, moves, lead, levels, lim, opt)
 	if err != nil {
 		return a, false, err
 	}
@@ -467,7 +477,7 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 			if share > 0 {
 				how += fmt.Sprintf(", within %.0f s", share.Seconds())
 			}
-			log(fmt.Sprintf("deepening %v: %v (%d of %d%s)", m, c, slices.Index(moves, c)+1, len(moves), how))
+			log(fmt.Sprintf("deepening %s: %v (%d of %d%s)", name, c, slices.Index(moves, c)+1, len(moves), how))
 		}
 		da, ok, err := s.deepen(cctx, pr, c, levels, lim, opt)
 		a.Nodes += da.Nodes
@@ -496,14 +506,14 @@ func (s *Solver) deepenChild(ctx context.Context, pr Problem, m engine.Point, pa
 	return a, false, nil
 }
 
-// deepenKept returns the moves of a deepening of the child m (pr, the
+// deepenKept returns the moves of a deepening of the child name (pr, the
 // attacker to move) that it tries within lim: the guided ones (lead) and
 // deepenCandidates of the others, in the given order, skipping those the
 // store records as failed with levels (plus opt.ZoneExtensions) within
 // lim unless opt.Retry is set, so that a rerun goes on down the probes'
 // order; and how many were listed before the skipping. Errors: the
 // store's.
-func (s *Solver) deepenKept(pr Problem, m engine.Point, moves, lead []engine.Point, levels int, lim Limits, opt OpeningOptions) ([]engine.Point, int, error) {
+func (s *Solver) deepenKept(pr Problem, name string, moves, lead []engine.Point, levels int, lim Limits, opt OpeningOptions) ([]engine.Point, int, error) {
 	listed, others, kept := 0, 0, []engine.Point(nil)
 	for _, c := range moves {
 		unguided := !slices.Contains(lead, c)
@@ -518,7 +528,7 @@ func (s *Solver) deepenKept(pr Problem, m engine.Point, moves, lead []engine.Poi
 			}
 			if failed {
 				if opt.Log != nil {
-					opt.Log(fmt.Sprintf("deepening %v: %v failed before (%d levels, within %v a child), skipped", m, c, at.Levels, at.Time))
+					opt.Log(fmt.Sprintf("deepening %s: %v failed before (%d levels, within %v a child), skipped", name, c, at.Levels, at.Time))
 				}
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,7 +22,7 @@ import (
 func proveCommand(stdin io.Reader) *cli.Command {
 	return &cli.Command{
 		Name:      "prove",
-		Usage:     "prove that the attacker wins an opening whatever the defender, to move, plays: a whole-board proof with a certificate",
+		Usage:     "prove that the attacker wins an opening whatever the defender, to move, plays: a whole-board proof with a certificate (or, the attacker to move, by quiet moves so proven)",
 		ArgsUsage: "FILE... (- for standard input)",
 		Description: "For each position with the defender to move (an opening: by default the side that did not move\n" +
 			"last is the defender), searches the position as if the defender passed; if the attacker wins that,\n" +
@@ -40,7 +41,10 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			"moves across the tasks of a cluster (merge their stores with tt merge, then run once more over\n" +
 			"the merged store to assemble the certificate). Moves that are images of one another under a symmetry of the position are searched\n" +
 			"once. A win is reported only after its certificate has passed the independent check (the one\n" +
-			"verify runs); --proof writes it.",
+			"verify runs); --proof writes it. A position with the attacker to move (--attacker naming the side\n" +
+			"to move) is proven as such a defender move is: the search over all moves, then, with --deepen, the\n" +
+			"quiet moves at the root, each position after one proven whole-board within --deepen-time (--survey,\n" +
+			"--retry and --jobs apply); its win is a proof tree, checked, that --proof writes as solve's.",
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "attacker", Aliases: []string{"a"},
 				Usage: "side to win (default: the side not to move)"},
@@ -88,7 +92,7 @@ type proveRecord struct {
 	Result string `json:"result"`
 	// Pass is the result after a defender pass; PassProofNodes its
 	// proof's size; Zone whether the children are its relevance zone.
-	Pass           string `json:"pass"`
+	Pass           string `json:"pass,omitempty"`
 	PassProofNodes int    `json:"pass_proof_nodes,omitempty"`
 	// PassRootNumbers are, when the pass search ended unknown, its root's
 	// proof and disproof numbers (solve's root_numbers).
@@ -119,6 +123,11 @@ type proveRecord struct {
 	Nodes     int64        `json:"nodes"`
 	TimeMS    float64      `json:"time_ms"`
 	Stopped   string       `json:"stopped,omitempty"`
+	// Root is, for a position with the attacker to move, its result (the
+	// search, then the deepening at the root; its move empty, its line the
+	// win's main line); the opening's pass is then left out and its counts
+	// are 0.
+	Root *proveChild `json:"root,omitempty"`
 }
 
 // proveChild is one defender move searched one by one.
@@ -135,6 +144,10 @@ type proveChild struct {
 	// RootNumbers are, for a move whose search ended unknown in this run,
 	// that search's root proof and disproof numbers (solve's).
 	RootNumbers *solver.ProofNumbers `json:"root_numbers,omitempty"`
+	// Line is a win's main line (the root of a position with the attacker
+	// to move only), Stopped what ran out for an unknown one.
+	Line    []string `json:"line,omitempty"`
+	Stopped string   `json:"stopped,omitempty"`
 }
 
 func runProve(stdin io.Reader) cli.ActionFunc {
@@ -233,7 +246,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				fmt.Fprintf(out, "  %3d/%d %-4v %s\n", decided, total, ch.Move, childSummary(ch))
 			}
 			if att == p.ToMove {
-				return fmt.Errorf("the attacker %v is to move: prove takes openings with the defender to move (use solve --mode win)", att)
+				return proveToMove(c, slv, out, in.json, certOut, p, r, pr, lim, opt)
 			}
 			rep, err := slv.ProveOpening(c.Context, pr, lim, opt)
 			if err != nil && !errors.Is(err, c.Context.Err()) {
@@ -441,4 +454,63 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 			rec.Result, rec.Won, rec.Children, rec.NoWin, rec.Unknown, rec.Skipped, rec.Nodes, rec.TimeMS/1000)
 	}
 	writeUndecided(w, rec)
+}
+
+// proveToMove proves p (pr: the attacker to move) with
+// slv's ProveToMove and writes its result: a proveRecord whose Root
+// holds it (--format json), or a line for people; a win's proof tree goes
+// to certOut (--proof), one JSON line as solve --proof writes it. Errors:
+// the search's and the output's (Ctrl-C is none: the record says
+// cancelled).
+func proveToMove(c *cli.Context, slv *solver.Solver, out io.Writer, asJSON bool, certOut *bufio.Writer, p *positions.Position, r engine.Rule,
+	pr solver.Problem, lim solver.Limits, opt solver.OpeningOptions) error {
+	ch, err := slv.ProveToMove(c.Context, pr, lim, opt)
+	if err != nil && !errors.Is(err, c.Context.Err()) {
+		return err
+	}
+	root := proveChild{Move: "", Result: ch.Status.String(), Deepened: ch.Deepened, FromStore: ch.FromStore,
+		Nodes: ch.Nodes, TimeMS: ms(ch.Elapsed), RootNumbers: ch.Root, Stopped: ch.Stopped}
+	if ch.Status != solver.StatusUnknown {
+		root.Stopped = ""
+	}
+	rec := proveRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
+		ToMove: p.ToMove.String(), Attacker: pr.Attacker.String(), Result: ch.Status.String(),
+		Limit: lim.Depth, Nodes: ch.Nodes, TimeMS: ms(ch.Elapsed), CheckMS: ms(ch.CheckTime), Moves: []proveChild{}, Root: &root}
+	if ch.Proof != nil {
+		root.ProofNodes, rec.CertNodes = ch.Proof.Len(), ch.Proof.Len()
+		root.Line = pointStrings(ch.Line)
+		if certOut != nil {
+			data, merr := json.Marshal(ch.Proof)
+			if merr != nil {
+				return merr
+			}
+			if _, werr := certOut.Write(append(data, '\n')); werr != nil {
+				return fmt.Errorf("%w: %w", errOutput, werr)
+			}
+		}
+	}
+	if err != nil {
+		rec.Stopped = "cancelled"
+	}
+	if asJSON {
+		if werr := writeJSON(out, rec); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if ch.Status == solver.StatusWin {
+		how := "by the search over all moves"
+		switch {
+		case ch.FromStore:
+			how = "from the store"
+		case ch.Deepened:
+			how = fmt.Sprintf("by deepening: the quiet move %v, each reply in its pass proof's zone answered", ch.Line[0])
+		}
+		fmt.Fprintf(out, "result: win %s; proof %d moves, checked move by move on a fresh board (%d nodes, %.1f s)\n",
+			how, root.ProofNodes, ch.Nodes, ch.Elapsed.Seconds())
+		fmt.Fprintf(out, "line: %s\n", numbered(ch.Line))
+		return err
+	}
+	fmt.Fprintf(out, "result: %s\n", childSummary(ch))
+	return err
 }

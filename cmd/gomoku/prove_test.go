@@ -54,10 +54,39 @@ func TestProveOpening(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "valid certificate") {
 		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
 	}
-	// the attacker to move is refused (that is solve's job)
-	code, _, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "white", "--nodes", "1000", in)
-	if code != exitError || !strings.Contains(errOut, "the attacker white is to move") {
-		t.Errorf("prove with the attacker to move: exit %d, %s", code, errOut)
+}
+
+// TestProveToMove: a position with the attacker to move (the square
+// opening after white h10, black to move) that the search over all moves
+// leaves unknown within 100 nodes is won by the deepening at the root
+// (--deepen 1): the text names the quiet move, the JSON record's root
+// says deepened, and the proof tree --proof writes passes verify.
+func TestProveToMove(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "square-h10.txt", strings.TrimSpace(squareOpening)+" h10\n")
+	code, out, errOut := gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "black", "--nodes", "100", in)
+	if code != exitOK || !strings.Contains(out, "black to move, attacker black") || !strings.Contains(out, "result: unknown: stopped by the nodes limit") {
+		t.Fatalf("without --deepen: exit %d\n%s%s", code, out, errOut)
+	}
+	tree := filepath.Join(dir, "square-h10.proof")
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "black", "--nodes", "100", "--deepen", "1",
+		"--proof", tree, in)
+	if code != exitOK || !strings.Contains(out, "result: win by deepening: the quiet move ") {
+		t.Fatalf("--deepen 1: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = gomoku(t, "", "verify", tree)
+	if code != exitOK || !strings.Contains(out, "valid") {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "black", "--nodes", "100", "--deepen", "1",
+		"--format", "json", in)
+	recs := jsonLines(t, out)
+	if code != exitOK || len(recs) != 1 {
+		t.Fatalf("json: exit %d, %d records\n%s%s", code, len(recs), out, errOut)
+	}
+	root, ok := recs[0]["root"].(map[string]any)
+	if !ok || recs[0]["result"] != "win" || root["result"] != "win" || root["deepened"] != true || root["proof_nodes"].(float64) < 5 {
+		t.Errorf("record %v", recs[0])
 	}
 }
 
