@@ -238,7 +238,13 @@ const deepenProbeNodes = 200_000
 //  4. the other unguided moves whose pass search won, the smallest zone
 //     first, then those without a win, in the given order (deepenChild
 //     tries deepenCandidates of the unguided, the first not recorded as
-//     failed).
+//     failed);
+//  5. then, in classes 0 to 3 again, the moves marked in failed (failed[i]
+//     for moves[i]; nil: none), those the store records as failed within
+//     the deepening's levels and limits, which only a rerun with
+//     OpeningOptions.Retry tries: what has not failed yet goes first. A
+//     failed move with nothing left still leads (class 0): the store has
+//     proven its replies since.
 //
 // Ties keep the given order. Why the small zones lead: on D6's last four
 // children the suggested moves and the pass proof's first move had failed
@@ -249,7 +255,7 @@ const deepenProbeNodes = 200_000
 // one, unprobed. log, when set, gets the probes' zones. Errors: the
 // searches' and the store's; ctx's end is none (the moves not probed by
 // then rank as having no win).
-func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided, depth int, log func(string)) ([]engine.Point, error) {
+func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided, depth int, failed []bool, log func(string)) ([]engine.Point, error) {
 	if len(moves)-guided <= 1 {
 		return moves, nil
 	}
@@ -258,21 +264,26 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 		return moves, err
 	}
 	// the rank of move i: its class (-1 nothing left, 0 guided and small,
-	// 1 unguided and small, 2 guided, 3 the other unguided), then, among
-	// the unguided, its zone; ties keep the given order
+	// 1 unguided and small, 2 guided, 3 the other unguided; 4 more for a
+	// move that failed before), then, among the unguided, its zone; ties
+	// keep the given order
 	rank := func(i int) (class, zone int) {
 		small := zones[i] <= smallZone
-		switch {
-		case zones[i] == 0:
+		if zones[i] == 0 {
 			return -1, 0
-		case i < guided && small:
-			return 0, 0
-		case i < guided:
-			return 2, 0
-		case small:
-			return 1, zones[i]
 		}
-		return 3, zones[i]
+		if i < len(failed) && failed[i] {
+			class = 4
+		}
+		switch {
+		case i < guided && small:
+			return class, 0
+		case i < guided:
+			return class + 2, 0
+		case small:
+			return class + 1, zones[i]
+		}
+		return class + 3, zones[i]
 	}
 	all := make([]int, len(moves))
 	for i := range all {
@@ -456,7 +467,24 @@ func (s *Solver) deepenAt(ctx context.Context, pr Problem, name string, first en
 		plog = func(l string) { log(fmt.Sprintf("deepening %s: %s", name, l)) }
 	}
 	lead := slices.Clone(moves[:guided])
-	moves, err := s.probeOrder(dctx, pr, moves, guided, lim.Depth, plog)
+	var failed []bool // with Retry, the moves that failed before go last
+	if opt.Retry {
+		failed = make([]bool, len(moves))
+		var names []string
+		for i, c := range moves {
+			_, f, err := s.DeepenFailed(pr, c, levels+opt.ZoneExtensions, lim)
+			if err != nil {
+				return a, false, err
+			}
+			if failed[i] = f; f {
+				names = append(names, c.String())
+			}
+		}
+		if plog != nil && len(names) > 0 {
+			plog("failed before, tried after the others: " + strings.Join(names, " "))
+		}
+	}
+	moves, err := s.probeOrder(dctx, pr, moves, guided, lim.Depth, failed, plog)
 	if err != nil {
 		return a, false, err
 	}

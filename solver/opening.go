@@ -105,7 +105,11 @@ type OpeningOptions struct {
 	// Retry searches the children that the store records as searched
 	// before and left unknown with no less budget (OpeningChild.Attempted),
 	// and deepens again with the quiet moves recorded as failed
-	// (Solver.DeepenFailed); without it those children are reported
+	// (Solver.DeepenFailed), after the moves not so recorded (probeOrder:
+	// a rerun of freestyle I7 went to g9's j8 each time, whose last reply
+	// had failed three times, 2026-12-04), so that among the
+	// deepenCandidates unguided moves a failed one may no longer be
+	// reached; without it those children are reported
 	// unknown at once and those moves skipped, so that a resumed run
 	// spends its time on what was not tried yet.
 	Retry bool

@@ -728,7 +728,7 @@ func TestProbeOrder(t *testing.T) {
 	s.PassThreats = true
 	moves := []engine.Point{pt("k10"), pt("f6"), pt("l11"), pt("k6"), pt("g8")}
 	var logged []string
-	out, err := s.probeOrder(context.Background(), pr, moves, 1, 0, func(l string) { logged = append(logged, l) })
+	out, err := s.probeOrder(context.Background(), pr, moves, 1, 0, nil, func(l string) { logged = append(logged, l) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -762,7 +762,7 @@ func TestProbeOrderStored(t *testing.T) {
 	s := NewSolver(16)
 	s.PassThreats = true
 	s.Store = memStore(t)
-	out, err := s.probeOrder(context.Background(), pr, moves, 1, 0, nil)
+	out, err := s.probeOrder(context.Background(), pr, moves, 1, 0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -777,7 +777,7 @@ func TestProbeOrderStored(t *testing.T) {
 		t.Fatalf("g8 as an opening: %v %v", rep.Status, err)
 	}
 	var logged []string
-	out, err = s.probeOrder(context.Background(), pr, moves, 1, 0, func(l string) { logged = append(logged, l) })
+	out, err = s.probeOrder(context.Background(), pr, moves, 1, 0, nil, func(l string) { logged = append(logged, l) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -787,6 +787,40 @@ func TestProbeOrderStored(t *testing.T) {
 	want := fmt.Sprintf("g8 zone %d (%d proven)", rep.Total, rep.Total)
 	if len(logged) != 1 || !strings.Contains(logged[0], want) {
 		t.Errorf("log %q, want %q in it", logged, want)
+	}
+}
+
+// TestProbeOrderFailedLast: on TestProbeOrderStored's position, the
+// guided j8 leads; marked as failed before (a rerun with Retry) it goes
+// after the moves that have not failed, g8 first. A failed move whose
+// replies the store has all proven since still leads: g8 proven as an
+// opening of its own and marked failed comes first all the same.
+func TestProbeOrderFailedLast(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "i8", "a1", "j10", "a2", "k11", "a3")
+	pr.ToMove, pr.Attacker = engine.Black, engine.Black
+	pt := func(s string) engine.Point { p, _ := engine.ParsePoint(s, 15); return p }
+	moves := []engine.Point{pt("j8"), pt("g8"), pt("k10")}
+	s := NewSolver(16)
+	s.PassThreats = true
+	s.Store = memStore(t)
+	ctx := context.Background()
+	out, err := s.probeOrder(ctx, pr, moves, 1, 0, []bool{true, false, false}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0] != pt("g8") || out[len(out)-1] != pt("j8") {
+		t.Errorf("j8 failed before: order %v, want g8 first and j8 last", out)
+	}
+	b := pr.Board.Clone()
+	b.Play(pt("g8"), engine.Black)
+	rep, err := s.ProveOpening(ctx, Problem{Board: b, ToMove: engine.White, Attacker: engine.Black},
+		Limits{Nodes: 200_000}, OpeningOptions{})
+	if err != nil || rep.Status != StatusWin {
+		t.Fatalf("g8 as an opening: %v %v", rep.Status, err)
+	}
+	out, err = s.probeOrder(ctx, pr, moves, 1, 0, []bool{false, true, false}, nil)
+	if err != nil || out[0] != pt("g8") {
+		t.Errorf("g8 failed before but proven since: order %v, %v; want g8 first", out, err)
 	}
 }
 
