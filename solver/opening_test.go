@@ -755,13 +755,7 @@ func TestProbeOrder(t *testing.T) {
 // of its own in the store, g8 leads with nothing left, and the log says
 // how many replies were proven.
 func TestProbeOrderStored(t *testing.T) {
-	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "i8", "a1", "j10", "a2", "k11", "a3")
-	pr.ToMove, pr.Attacker = engine.Black, engine.Black
-	pt := func(s string) engine.Point { p, _ := engine.ParsePoint(s, 15); return p }
-	moves := []engine.Point{pt("j8"), pt("g8"), pt("k10")}
-	s := NewSolver(16)
-	s.PassThreats = true
-	s.Store = memStore(t)
+	pr, pt, moves, s := probeOrderSetup(t)
 	out, err := s.probeOrder(context.Background(), pr, moves, 1, 0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -790,12 +784,11 @@ func TestProbeOrderStored(t *testing.T) {
 	}
 }
 
-// TestProbeOrderFailedLast: on TestProbeOrderStored's position, the
-// guided j8 leads; marked as failed before (a rerun with Retry) it goes
-// after the moves that have not failed, g8 first. A failed move whose
-// replies the store has all proven since still leads: g8 proven as an
-// opening of its own and marked failed comes first all the same.
-func TestProbeOrderFailedLast(t *testing.T) {
+// probeOrderSetup is TestProbeOrderStored's position (black h8 i8 j10
+// k11, white h9 and three far stones, black to move), a point parser, the
+// moves probed (j8, g8, k10) and a solver with an empty store.
+func probeOrderSetup(t *testing.T) (Problem, func(string) engine.Point, []engine.Point, *Solver) {
+	t.Helper()
 	pr := openingProblem(t, engine.Freestyle, "h8", "h9", "i8", "a1", "j10", "a2", "k11", "a3")
 	pr.ToMove, pr.Attacker = engine.Black, engine.Black
 	pt := func(s string) engine.Point { p, _ := engine.ParsePoint(s, 15); return p }
@@ -803,6 +796,16 @@ func TestProbeOrderFailedLast(t *testing.T) {
 	s := NewSolver(16)
 	s.PassThreats = true
 	s.Store = memStore(t)
+	return pr, pt, moves, s
+}
+
+// TestProbeOrderFailedLast: on TestProbeOrderStored's position, the
+// guided j8 leads; marked as failed before (a rerun with Retry) it goes
+// after the moves that have not failed, g8 first. A failed move whose
+// replies the store has all proven since still leads: g8 proven as an
+// opening of its own and marked failed comes first all the same.
+func TestProbeOrderFailedLast(t *testing.T) {
+	pr, pt, moves, s := probeOrderSetup(t)
 	ctx := context.Background()
 	out, err := s.probeOrder(ctx, pr, moves, 1, 0, []bool{true, false, false}, nil)
 	if err != nil {
