@@ -243,7 +243,7 @@ const deepenProbeNodes = 200_000
 //     for moves[i]; nil: none), those the store records as failed within
 //     the deepening's levels and limits, which only a rerun with
 //     OpeningOptions.Retry tries: what has not failed yet goes first. A
-//     failed move with nothing left still leads (class 0): the store has
+//     failed move with nothing left still leads (class -1): the store has
 //     proven its replies since.
 //
 // Ties keep the given order. Why the small zones lead: on D6's last four

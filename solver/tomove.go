@@ -49,7 +49,6 @@ func (s *Solver) ProveToMove(ctx context.Context, pr Problem, lim Limits, opt Op
 	opt.pool = newJobPool(s, opt.Jobs)
 	opt.pool.token()
 	defer opt.pool.release()
-	opt.FailFast, opt.inner = false, false
 	ch.Answer, _, ch.Attempted, err = s.attemptChild(ctx, pr, engine.NoPoint, nil, lim, opt)
 	if err == nil && ch.Status == StatusUnknown && opt.Deepen > 0 && ctx.Err() == nil {
 		ch.Answer, ch.Deepened, err = s.deepenAt(ctx, pr, "the root", engine.NoPoint, lim, ch.Answer, opt)

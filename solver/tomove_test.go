@@ -3,6 +3,8 @@ package solver
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"gomoku/engine"
@@ -41,7 +43,7 @@ func TestProveToMove(t *testing.T) {
 	if _, err := proof.VerifyOn(ctx, ch.Proof, cpr.Board); err != nil {
 		t.Fatalf("the checker rejects the proof: %v", err)
 	}
-	if len(lines) == 0 || !containsPrefix(lines, "deepening the root: ") {
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "deepening the root: ") }) {
 		t.Errorf("no deepening of the root in the log: %q", lines)
 	}
 	again, err := s.ProveToMove(ctx, cpr, lim, OpeningOptions{})
@@ -59,13 +61,4 @@ func TestProveToMove(t *testing.T) {
 	if _, err := s.ProveToMove(ctx, def, lim, opt); !errors.Is(err, ErrDefenderToMove) {
 		t.Errorf("the defender to move: %v; want ErrDefenderToMove", err)
 	}
-}
-
-func containsPrefix(lines []string, prefix string) bool {
-	for _, l := range lines {
-		if len(l) >= len(prefix) && l[:len(prefix)] == prefix {
-			return true
-		}
-	}
-	return false
 }

@@ -468,10 +468,10 @@ func proveToMove(c *cli.Context, slv *solver.Solver, out io.Writer, asJSON bool,
 	if err != nil && !errors.Is(err, c.Context.Err()) {
 		return err
 	}
-	root := proveChild{Move: "", Result: ch.Status.String(), Deepened: ch.Deepened, FromStore: ch.FromStore,
-		Nodes: ch.Nodes, TimeMS: ms(ch.Elapsed), RootNumbers: ch.Root, Stopped: ch.Stopped}
-	if ch.Status != solver.StatusUnknown {
-		root.Stopped = ""
+	root := proveChild{Result: ch.Status.String(), Deepened: ch.Deepened, FromStore: ch.FromStore,
+		Nodes: ch.Nodes, TimeMS: ms(ch.Elapsed), RootNumbers: ch.Root}
+	if ch.Status == solver.StatusUnknown {
+		root.Stopped = ch.Stopped
 	}
 	rec := proveRecord{Source: p.Source, Index: p.Index, ID: p.ID, Rule: r.String(), Size: p.Size,
 		ToMove: p.ToMove.String(), Attacker: pr.Attacker.String(), Result: ch.Status.String(),
