@@ -15,6 +15,7 @@ import (
 
 	"gomoku/engine"
 	"gomoku/positions"
+	"gomoku/positions/svg"
 	"gomoku/solver"
 	"gomoku/solver/play"
 )
@@ -156,9 +157,6 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		if in.svg {
-			return usagef("--format svg: prove writes text or json")
-		}
 		if c.Int("deepen") < 0 {
 			return usagef("--deepen %d: want 0 or more", c.Int("deepen"))
 		}
@@ -223,7 +221,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			if sh != nil {
 				opt.Shard, opt.Shards = sh.k, sh.n
 			}
-			if !in.json {
+			if !in.json && !in.svg {
 				fmt.Fprintf(out, "%s  %v %dx%d  %v to move, attacker %v\n", p.Label(), r, b.Size(), b.Size(), p.ToMove, att)
 			}
 			if c.Bool("progress") {
@@ -240,13 +238,13 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				}
 			}
 			opt.Progress = func(ch solver.OpeningChild, decided, total int) {
-				if in.json {
+				if in.json || in.svg {
 					return
 				}
 				fmt.Fprintf(out, "  %3d/%d %-4v %s\n", decided, total, ch.Move, childSummary(ch))
 			}
 			if att == p.ToMove {
-				return proveToMove(c, slv, out, in.json, certOut, p, r, pr, lim, opt)
+				return proveToMove(c, slv, in, certOut, p, r, pr, lim, opt)
 			}
 			rep, err := slv.ProveOpening(c.Context, pr, lim, opt)
 			if err != nil && !errors.Is(err, c.Context.Err()) {
@@ -293,11 +291,16 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 					}
 				}
 			}
-			if in.json {
+			switch {
+			case in.json:
 				if werr := writeJSON(out, rec); werr != nil {
 					return werr
 				}
-			} else {
+			case in.svg:
+				if werr := in.writeSVG(p, openingDiagram(p, r, b, rec, rep)); werr != nil {
+					return werr
+				}
+			default:
 				writeProveText(out, rec, rep)
 			}
 			return err
@@ -456,14 +459,65 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	writeUndecided(w, rec)
 }
 
+// openingDiagram draws an opening's proof as it stands (prove --format
+// svg): the position, the defender moves won highlighted, those left
+// unknown labelled "?", those that held within the limits "×" and other
+// shards' "s"; cells not labelled nor highlighted are answered by the
+// pass proof (or, when its search ended unknown, not reached). The
+// caption gives the result line's figures.
+func openingDiagram(p *positions.Position, r engine.Rule, b *engine.Board, rec proveRecord, rep solver.OpeningReport) svg.Diagram {
+	d := svg.Diagram{Board: b, LastMove: lastMove(p), Labels: map[engine.Point]string{},
+		Title: fmt.Sprintf("%s  %s, %s to move, %s attacking", shortLabel(p), r, rec.ToMove, rec.Attacker)}
+	for _, ch := range rep.Children {
+		switch {
+		case ch.Skipped:
+			d.Labels[ch.Move] = "s"
+		case ch.Status == solver.StatusWin:
+			d.Highlight = append(d.Highlight, ch.Move)
+		case ch.Status == solver.StatusNoWin:
+			d.Labels[ch.Move] = "×"
+		default:
+			d.Labels[ch.Move] = "?"
+		}
+	}
+	pass := "the pass search: " + rec.Pass
+	if rep.Pass.Status == solver.StatusWin {
+		pass = fmt.Sprintf("pass proof %d moves", rep.Pass.ProofNodes)
+		if rec.Zone {
+			pass += fmt.Sprintf(", its zone %d of %d defender moves", rec.ToDecide, rec.Legal)
+		}
+	}
+	switch {
+	case rep.Status == solver.StatusWin:
+		d.Caption = fmt.Sprintf("win: certificate of %d moves, checked; %s; all %d won (green)", rec.CertNodes, pass, rec.ToDecide)
+	case rep.Pass.Status == solver.StatusUnknown && rec.Children == 0:
+		d.Caption = fmt.Sprintf("unknown: the search after a defender pass %s; no defender move searched", stoppedPhrase(rep.Pass.Stopped))
+	case rec.Stopped != "":
+		d.Caption = fmt.Sprintf("interrupted: %s; %d of %d searched, %d won (green), %d unknown (?), %d no-win (×)",
+			pass, rec.Children, rec.ToDecide, rec.Won, rec.Unknown, rec.NoWin)
+	default:
+		d.Caption = fmt.Sprintf("%s: %s; %d of %d won (green), %d unknown (?), %d no-win within the limits (×)",
+			rec.Result, pass, rec.Won, rec.ToDecide, rec.Unknown, rec.NoWin)
+		if rec.Skipped > 0 {
+			d.Caption += fmt.Sprintf(", %d other shards' (s)", rec.Skipped)
+		}
+	}
+	if r == engine.Renju {
+		d.Forbidden = b.ForbiddenPoints()
+	}
+	return d
+}
+
 // proveToMove proves p (pr: the attacker to move) with
 // slv's ProveToMove and writes its result: a proveRecord whose Root
-// holds it (--format json), or a line for people; a win's proof tree goes
+// holds it (--format json), a diagram of the proof's main line (--format
+// svg, as solve draws one), or a line for people; a win's proof tree goes
 // to certOut (--proof), one JSON line as solve --proof writes it. Errors:
 // the search's and the output's (Ctrl-C is none: the record says
 // cancelled).
-func proveToMove(c *cli.Context, slv *solver.Solver, out io.Writer, asJSON bool, certOut *bufio.Writer, p *positions.Position, r engine.Rule,
+func proveToMove(c *cli.Context, slv *solver.Solver, in *input, certOut *bufio.Writer, p *positions.Position, r engine.Rule,
 	pr solver.Problem, lim solver.Limits, opt solver.OpeningOptions) error {
+	out := in.out
 	ch, err := slv.ProveToMove(c.Context, pr, lim, opt)
 	if err != nil && !errors.Is(err, c.Context.Err()) {
 		return err
@@ -492,8 +546,25 @@ func proveToMove(c *cli.Context, slv *solver.Solver, out io.Writer, asJSON bool,
 	if err != nil {
 		rec.Stopped = "cancelled"
 	}
-	if asJSON {
+	if in.json {
 		if werr := writeJSON(out, rec); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if in.svg {
+		d := svg.Diagram{Board: pr.Board, LastMove: lastMove(p), Line: ch.Line, LineFirst: pr.Attacker,
+			Title: fmt.Sprintf("%s  %s, %s to move and win", shortLabel(p), r, pr.Attacker)}
+		switch ch.Status {
+		case solver.StatusWin:
+			d.Caption = fmt.Sprintf("win, proven whole-board: proof %d moves, checked; its main line", root.ProofNodes)
+		default:
+			d.Caption = "result: " + childSummary(ch)
+		}
+		if r == engine.Renju {
+			d.Forbidden = pr.Board.ForbiddenPoints()
+		}
+		if werr := in.writeSVG(p, d); werr != nil {
 			return werr
 		}
 		return err

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -593,5 +596,56 @@ func TestSuggestMovesRepeat(t *testing.T) {
 			}
 		}
 		t.Logf("%v: %v", r, first)
+	}
+}
+
+// TestProveSVG: prove --format svg draws an opening's proof as it stands,
+// one highlighted cell per defender move won and a "?" per move left
+// unknown, as many as the JSON record counts; a position with the
+// attacker to move gets its proof's main line, as solve draws it. Each
+// document is well-formed XML.
+func TestProveSVG(t *testing.T) {
+	dir := t.TempDir()
+	square := write(t, dir, "square.txt", squareOpening)
+	count := func(doc, s string) int {
+		t.Helper()
+		d := xml.NewDecoder(strings.NewReader(doc))
+		for {
+			if _, err := d.Token(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("not well-formed XML: %v\n%s", err, doc)
+			}
+		}
+		return strings.Count(doc, s)
+	}
+	const won, unknown = `fill="#8fd18f"`, `font-weight="bold">?</text>`
+	code, doc, errOut := gomoku(t, "", "prove", "--rule", "freestyle", "--time", "20s", "--format", "svg", square)
+	if code != exitOK || count(doc, won) != 10 || count(doc, unknown) != 0 || !strings.Contains(doc, "win: certificate of 65 moves, checked") {
+		t.Errorf("the square opening won: exit %d, %d won, %d unknown\n%s%s", code, count(doc, won), count(doc, unknown), doc, errOut)
+	}
+
+	args := []string{"prove", "--rule", "freestyle", "--nodes", "100", "--every-move"}
+	code, out, errOut := gomoku(t, "", append(args, "--format", "json", square)...)
+	recs := jsonLines(t, out)
+	if code != exitOK || len(recs) != 1 {
+		t.Fatalf("json: exit %d, %d records\n%s%s", code, len(recs), out, errOut)
+	}
+	nWon, nUnknown := int(recs[0]["won"].(float64)), int(recs[0]["unknown"].(float64))
+	if nWon == 0 || nUnknown == 0 {
+		t.Fatalf("want some moves won and some unknown at 100 nodes a search: %v", recs[0])
+	}
+	code, doc, errOut = gomoku(t, "", append(args, "--format", "svg", square)...)
+	if code != exitOK || count(doc, won) != nWon || count(doc, unknown) != nUnknown ||
+		!strings.Contains(doc, fmt.Sprintf("%d of 218 won (green)", nWon)) {
+		t.Errorf("at 100 nodes: exit %d, %d won (want %d), %d unknown (want %d)\n%s%s",
+			code, count(doc, won), nWon, count(doc, unknown), nUnknown, doc, errOut)
+	}
+
+	toMove := write(t, dir, "square-h10.txt", strings.TrimSpace(squareOpening)+" h10\n")
+	code, doc, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "black", "--nodes", "100", "--deepen", "1",
+		"--format", "svg", toMove)
+	if code != exitOK || count(doc, `class="line"`) == 0 || !strings.Contains(doc, "win, proven whole-board") {
+		t.Errorf("the attacker to move: exit %d\n%s%s", code, doc, errOut)
 	}
 }
