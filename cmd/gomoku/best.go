@@ -209,9 +209,6 @@ func runBest(stdin io.Reader) cli.ActionFunc {
 					d.Line = rep.Moves[0].PV
 					d.Caption = fmt.Sprintf("best %s, win rate %.2f; %s", rep.Moves[0].Move, rep.Moves[0].Value, joinNumbered(pointStrings(d.Line)))
 				}
-				if r == engine.Renju {
-					d.Forbidden = b.ForbiddenPoints()
-				}
 				return in.writeSVG(p, d)
 			}
 			writeBestText(in.out, p, b, rec)

@@ -593,9 +593,6 @@ func runBookQuery(stdin io.Reader) cli.ActionFunc {
 					d.Labels[q] = label
 				}
 				d.Caption = "numbers: the score in % for the side to move; W a proven win; L a library move"
-				if r == engine.Renju {
-					d.Forbidden = b.ForbiddenPoints()
-				}
 				return in.writeSVG(p, d)
 			}
 			writeQueryText(in.out, p, b, rec)

@@ -263,9 +263,13 @@ func (e *emptyBoards) board(n int, r engine.Rule) (*engine.Board, error) {
 // writeSVG writes the diagram of position p: to the --out directory as
 // SOURCE-INDEX.svg (positions.OutputStem of the source; SOURCE~2, ~3, ...
 // for a later source with the same stem), or to standard output when no directory was given
-// and it is the first.
+// and it is the first. Under renju, black's forbidden points are marked
+// when d has none set (every diagram of a renju position shows them).
 func (in *input) writeSVG(p *positions.Position, d svg.Diagram) error {
 	in.svgs++
+	if d.Forbidden == nil && d.Board != nil && d.Board.Rule() == engine.Renju {
+		d.Forbidden = d.Board.ForbiddenPoints()
+	}
 	if in.outDir == "" {
 		if in.svgs > 1 {
 			return usagef("several positions: give --out DIR for their diagrams")

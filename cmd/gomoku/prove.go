@@ -414,6 +414,12 @@ func writeUndecided(w io.Writer, rec proveRecord) {
 	}
 }
 
+// passOnly reports whether the pass search ended unknown and nothing else
+// was searched (OpeningOptions.EveryMove off), the run not interrupted.
+func (rec proveRecord) passOnly() bool {
+	return rec.Pass == solver.StatusUnknown.String() && rec.Children == 0 && rec.Stopped == ""
+}
+
 // writeProveText writes an opening's summary for people, then the
 // defender moves not won (writeUndecided).
 func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
@@ -425,9 +431,7 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 	if rep.Pass.Status == solver.StatusWin {
 		pass = fmt.Sprintf("pass: win, proof %d moves", rep.Pass.ProofNodes)
 	}
-	// the pass search ended unknown and nothing else was searched
-	// (OpeningOptions.EveryMove)
-	passOnly := rep.Pass.Status == solver.StatusUnknown && rec.Children == 0 && rec.Stopped == ""
+	passOnly := rec.passOnly()
 	switch {
 	case rec.Zone:
 		fmt.Fprintf(w, "%s; %d of %d legal defender moves in its zone, the others answered by it\n", pass, rec.ToDecide, rec.Legal)
@@ -490,7 +494,7 @@ func openingDiagram(p *positions.Position, r engine.Rule, b *engine.Board, rec p
 	switch {
 	case rep.Status == solver.StatusWin:
 		d.Caption = fmt.Sprintf("win: certificate of %d moves, checked; %s; all %d won (green)", rec.CertNodes, pass, rec.ToDecide)
-	case rep.Pass.Status == solver.StatusUnknown && rec.Children == 0:
+	case rec.passOnly():
 		d.Caption = fmt.Sprintf("unknown: the search after a defender pass %s; no defender move searched", stoppedPhrase(rep.Pass.Stopped))
 	case rec.Stopped != "":
 		d.Caption = fmt.Sprintf("interrupted: %s; %d of %d searched, %d won (green), %d unknown (?), %d no-win (×)",
@@ -501,9 +505,6 @@ func openingDiagram(p *positions.Position, r engine.Rule, b *engine.Board, rec p
 		if rec.Skipped > 0 {
 			d.Caption += fmt.Sprintf(", %d other shards' (s)", rec.Skipped)
 		}
-	}
-	if r == engine.Renju {
-		d.Forbidden = b.ForbiddenPoints()
 	}
 	return d
 }
@@ -560,9 +561,6 @@ func proveToMove(c *cli.Context, slv *solver.Solver, in *input, certOut *bufio.W
 			d.Caption = fmt.Sprintf("win, proven whole-board: proof %d moves, checked; its main line", root.ProofNodes)
 		default:
 			d.Caption = "result: " + childSummary(ch)
-		}
-		if r == engine.Renju {
-			d.Forbidden = pr.Board.ForbiddenPoints()
 		}
 		if werr := in.writeSVG(p, d); werr != nil {
 			return werr

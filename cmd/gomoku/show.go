@@ -30,9 +30,6 @@ func showCommand(stdin io.Reader) *cli.Command {
 				if in.svg {
 					d := svg.Diagram{Board: b, Title: fmt.Sprintf("%s  %s, %s to move", shortLabel(p), r, p.ToMove), LastMove: lastMove(p),
 						Numbered: p.Moves != nil}
-					if r == engine.Renju {
-						d.Forbidden = b.ForbiddenPoints()
-					}
 					return in.writeSVG(p, d)
 				}
 				fmt.Fprintf(in.out, "%s  %s %dx%d  %s to move, %d black and %d white stones\n", p.Label(), r, p.Size,

@@ -257,9 +257,6 @@ func runSolve(stdin io.Reader) cli.ActionFunc {
 				default:
 					d.Caption = "unknown: " + stoppedPhrase(a.Stopped)
 				}
-				if r == engine.Renju {
-					d.Forbidden = b.ForbiddenPoints()
-				}
 				return in.writeSVG(p, d)
 			}
 			writeSolveText(out, p, b, rec, a)
