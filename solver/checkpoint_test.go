@@ -3,6 +3,7 @@ package solver
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -134,7 +135,7 @@ func TestCheckpointMerge(t *testing.T) {
 		t.Errorf("merging an empty store kept %d (%v)", st.Kept, err)
 	}
 	var buf bytes.Buffer
-	if _, err := small.Export(context.Background(), &buf); err != nil {
+	if _, err := small.Export(context.Background(), &buf, ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dst := open()
@@ -152,6 +153,23 @@ func TestCheckpointMerge(t *testing.T) {
 	stats, err := dst.Stats()
 	if err != nil || stats.Entries["win checkpoint"] != 1 || stats.Corrupt != 0 {
 		t.Errorf("stats: %+v %v", stats, err)
+	}
+	// an export without checkpoints holds every other entry of the store
+	all, err := small.Export(context.Background(), io.Discard, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	n, err := small.Export(context.Background(), &buf, ExportOptions{NoCheckpoints: true})
+	if err != nil || n != all-1 {
+		t.Fatalf("export without checkpoints: %d entries of %d (%v)", n, all, err)
+	}
+	bare := open()
+	if _, err := bare.Import(context.Background(), &buf, "results"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := (&Solver{Store: bare}).StoredCheckpoint(pr, 3); ok {
+		t.Error("the export without checkpoints carried one")
 	}
 }
 

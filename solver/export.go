@@ -79,10 +79,19 @@ var ErrExportValue = errors.New("bad value")
 // (its first line is not the header).
 var ErrExportFormat = errors.New("not a gomoku store export (its first line must be {\"format\":\"gomoku-store\",\"version\":1})")
 
-// Export writes every entry of the store to w in the export format, in key
-// order, and returns how many it wrote. Pending writes are flushed first.
-// Errors: ctx's, the store's, w's.
-func (s *Store) Export(ctx context.Context, w io.Writer) (int, error) {
+// ExportOptions chooses what Export leaves out.
+type ExportOptions struct {
+	// NoCheckpoints leaves out the checkpoints of searches left unknown
+	// (checkpoint.go: up to 6 MiB each, a table to resume from, not a
+	// result), so that the export of a long proof's store holds its results
+	// only.
+	NoCheckpoints bool
+}
+
+// Export writes every entry of the store to w in the export format (but
+// those opt leaves out), in key order, and returns how many it wrote.
+// Pending writes are flushed first. Errors: ctx's, the store's, w's.
+func (s *Store) Export(ctx context.Context, w io.Writer, opt ExportOptions) (int, error) {
 	if err := s.Flush(); err != nil {
 		return 0, err
 	}
@@ -95,6 +104,9 @@ func (s *Store) Export(ctx context.Context, w io.Writer) (int, error) {
 	err := s.db.Each(nil, func(k, v []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if opt.NoCheckpoints && isCheckpointKey(k) {
+			return nil
 		}
 		n++
 		return enc.Encode(exportLine{Key: hex.EncodeToString(k), Value: base64.StdEncoding.EncodeToString(v)})

@@ -74,7 +74,7 @@ func TestStoreExportImport(t *testing.T) {
 	src := exportFixture(t)
 	defer src.Close()
 	var buf bytes.Buffer
-	n, err := src.Export(context.Background(), &buf)
+	n, err := src.Export(context.Background(), &buf, ExportOptions{})
 	if err != nil || n != 28 {
 		t.Fatalf("export: %d entries, %v; want 28", n, err)
 	}
@@ -121,7 +121,7 @@ func TestStoreImportBad(t *testing.T) {
 	src := exportFixture(t)
 	defer src.Close()
 	var buf bytes.Buffer
-	if _, err := src.Export(context.Background(), &buf); err != nil {
+	if _, err := src.Export(context.Background(), &buf, ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")

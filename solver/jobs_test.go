@@ -130,3 +130,22 @@ func TestProveOpeningDeepenJobs(t *testing.T) {
 		t.Errorf("zones of %d and %d moves", reps[0].Total, reps[1].Total)
 	}
 }
+
+// TestSiblingSettings: a worker of prove --jobs searches as the first one
+// does: the same store, threat limit, settings and checkpoint interval
+// (without the interval, a deepening run on several jobs left no
+// checkpoints but the first worker's).
+func TestSiblingSettings(t *testing.T) {
+	s := NewSolver(64)
+	s.Store = memStore(t)
+	s.OneSearch, s.ThreatLimit, s.ShareSolved, s.PassThreats = true, 3, true, true
+	s.CheckpointEvery = time.Hour
+	o := s.sibling()
+	if o.Store != s.Store || o.OneSearch != s.OneSearch || o.ThreatLimit != s.ThreatLimit ||
+		o.ShareSolved != s.ShareSolved || o.PassThreats != s.PassThreats || o.CheckpointEvery != s.CheckpointEvery {
+		t.Errorf("sibling %+v of %+v", o, s)
+	}
+	if o.VCF == s.VCF || o.totalMiB != s.totalMiB {
+		t.Error("the sibling shares the first worker's tables, or not their size")
+	}
+}

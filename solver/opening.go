@@ -559,13 +559,15 @@ func stoneDistance(b *engine.Board, m engine.Point) int {
 }
 
 // sibling returns a Solver with s's settings and store and tables of its
-// own, of s's size: another worker for ProveOpening.
+// own, of s's size: another worker for ProveOpening. QuietThreats and
+// QuietLog are solve's alone and are not copied.
 func (s *Solver) sibling() *Solver {
 	o := NewSolver(s.totalMiB)
 	if s.VCF != nil {
 		o.VCF.Shortest = s.VCF.Shortest
 	}
 	o.Store, o.OneSearch, o.ThreatLimit, o.ShareSolved, o.PassThreats = s.Store, s.OneSearch, s.ThreatLimit, s.ShareSolved, s.PassThreats
+	o.CheckpointEvery = s.CheckpointEvery
 	return o
 }
 

@@ -124,7 +124,8 @@ func ttCommand() *cli.Command {
 				Description: "An export holds each entry as the store does (key in hex, value in base64 with its checksum), so that a store can travel\n" +
 					"where a badger directory cannot: into a repository, onto another machine. prove's stores of whole-board proofs are kept\n" +
 					"this way (proofs/ in the repository); tt import adds them to a store, and prove --tt resumes from there.",
-				Flags: []cli.Flag{dir},
+				Flags: []cli.Flag{dir, &cli.BoolFlag{Name: "checkpoints", Value: true,
+					Usage: "write the checkpoints of searches left unknown (--checkpoint: up to 6 MiB each, what a rerun resumes from); --checkpoints=false writes the results only"}},
 				Action: func(c *cli.Context) error {
 					if c.NArg() != 1 {
 						return usagef("name one FILE to write (- for standard output)")
@@ -148,7 +149,7 @@ func ttCommand() *cli.Command {
 						zw = gzip.NewWriter(w)
 						w = zw
 					}
-					n, err := st.Export(c.Context, w)
+					n, err := st.Export(c.Context, w, solver.ExportOptions{NoCheckpoints: !c.Bool("checkpoints")})
 					if err == nil && zw != nil {
 						err = zw.Close()
 					}
