@@ -231,8 +231,8 @@ const deepenProbeNodes = 200_000
 // store holds as wins within depth plies, 0 any), and the order is:
 //  0. the moves with nothing left, every reply in the zone proven (a
 //     proof assembled from the store), in their order;
-//  1. the guided moves whose zone holds at most smallZone defender moves
-//     (an open three's blocks), in their order;
+//  1. the guided moves whose zone holds at most leadZone defender moves
+//     (an open three's blocks, or a few more), in their order;
 //  2. the unguided ones so small, the smallest zone first;
 //  3. the other guided moves, in their order;
 //  4. the other unguided moves whose pass search won, the smallest zone
@@ -252,7 +252,12 @@ const deepenProbeNodes = 200_000
 // had been an open three (zone 3), and i7's open threes g8, j8, f8 and k8
 // (zone 3) were never reached behind the suggested moves in 25 minutes
 // (2026-12-03). With at most one unguided move the order is the given
-// one, unprobed. log, when set, gets the probes' zones. Errors: the
+// one, unprobed. Why a guided move leads up to leadZone, not only up to
+// smallZone: on I7's line below g9 (2026-12-05), at n8 the open threes m9
+// and i5 (zone 3) took 1,799 s and 659 s and failed, while alpha-beta's
+// j11 (zone 7), which the line goes on with, was never reached; at i12's
+// replies j10 and j12 each open three tried won 1 of its 3 blocks. log,
+// when set, gets the probes' zones. Errors: the
 // searches' and the store's; ctx's end is none (the moves not probed by
 // then rank as having no win).
 func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Point, guided, depth int, failed []bool, log func(string)) ([]engine.Point, error) {
@@ -276,7 +281,7 @@ func (s *Solver) probeOrder(ctx context.Context, pr Problem, moves []engine.Poin
 			class = 4
 		}
 		switch {
-		case i < guided && small:
+		case i < guided && zones[i] <= leadZone:
 			return class, 0
 		case i < guided:
 			return class + 2, 0
@@ -306,6 +311,14 @@ func sortedMoves(moves []engine.Point, idx []int, compare func(i, j int) int) []
 	}
 	return out
 }
+
+// leadZone is the largest pass-proof zone, in defender moves, with which
+// a guided (suggested) quiet move of a deepening goes before the
+// unguided moves of smaller zones (probeOrder's class 2): alpha-beta's
+// choice that leaves the defender a handful of replies is worth more than
+// an open three it did not choose, while its choices with zones of 50 to
+// 140 replies (D6's last children, 2026-12-01) are not.
+const leadZone = 8
 
 // noZone is probeZones' zone of a move whose pass search found no win
 // (or one its keep rejected).
@@ -405,9 +418,11 @@ func (s *Solver) storedWins(b *engine.Board, att engine.Color, ds []engine.Point
 // deepenChild runs deepen on a child that solveChild left unknown (pr, the
 // attacker to move, after the defender's move m; a the unknown answer)
 // with each of deepenMoves in turn (in probeOrder's order: opt.Suggest's
-// moves whose zone holds at most smallZone defender moves, then the other
-// probed moves so small, then the rest of opt.Suggest's moves, then the pass proof's first move and the others,
-// the smallest zone first; deepenCandidates of the unguided ones in all), opt.Deepen levels, all within opt.DeepenTime
+// moves whose zone holds at most leadZone defender moves, then the
+// unguided probed moves whose zone holds at most smallZone, then the rest
+// of opt.Suggest's moves, then the pass proof's first move and the
+// others, the smallest zone first; deepenCandidates of the unguided ones
+// in all), opt.Deepen levels, all within opt.DeepenTime
 // (by default deepenBudget times the child's time limit), and stores a win
 // as Solve stores its results. ok reports a win; the answer then replaces
 // a (nodes and time added up). opt.Log, when set, receives the steps.

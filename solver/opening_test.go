@@ -974,3 +974,33 @@ func TestDeepenSurvey(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeOrderLead: a guided move whose zone holds more than smallZone
+// but at most leadZone replies goes before the unguided open threes. On
+// freestyle I7's line below g9 (h8 i9 i7 g9 j8 h6 j9 j7 k8 i8 k6 l7 k7
+// k5 l8 n8, black to move), alpha-beta's j11 leaves a zone of a few more
+// than an open three's blocks, and the open threes m9 and i5 leave three;
+// before leadZone the threes went first, and each failed (2026-12-05).
+func TestProbeOrderLead(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, strings.Fields("h8 i9 i7 g9 j8 h6 j9 j7 k8 i8 k6 l7 k7 k5 l8 n8")...)
+	pr.ToMove, pr.Attacker = engine.Black, engine.Black
+	pt := func(s string) engine.Point { p, _ := engine.ParsePoint(s, 15); return p }
+	s := NewSolver(16)
+	s.PassThreats = true
+	moves := []engine.Point{pt("j11"), pt("m9"), pt("i5")}
+	zones, err := s.probeZones(context.Background(), pr, moves, deepenProbeNodes, 0, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("zones %v", zones)
+	if zones[0] <= smallZone || zones[0] > leadZone || zones[1] > smallZone || zones[2] > smallZone {
+		t.Fatalf("zones %v: want j11's in (%d, %d] and the threes' at most %d", zones, smallZone, leadZone, smallZone)
+	}
+	out, err := s.probeOrder(context.Background(), pr, moves, 1, 0, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0] != pt("j11") || len(out) != len(moves) {
+		t.Errorf("order %v; want the guided j11 first", out)
+	}
+}
