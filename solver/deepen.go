@@ -387,6 +387,52 @@ func (s *Solver) probeZones(ctx context.Context, pr Problem, moves []engine.Poin
 	return zones, nil
 }
 
+// storedPassMoves returns the quiet attacker moves of pr (the attacker
+// to move; no five, no four) within two cells of the stones and not in
+// moves, after which the store holds a win of the pass search (the
+// defender passing), in board order: a quiet move proven as an opening of
+// its own (docs/solving.md) or by an earlier deepening, which neither
+// alpha-beta nor the potentials may have chosen (on freestyle I7's line,
+// the deepening of h8 i9 i7 g9 j8 h6 j9 j7 k8 i8 k6 l7 k7 k5 l8 n8 j11 k9
+// i12 j10 never listed k12, proven as an opening in 114 s, 2026-12-05).
+// probeZones then ranks each by the replies it leaves unproven, and one
+// with none leads (probeOrder). A look-up a move, nothing searched.
+// Errors: the store's; an entry that does not decode counts as no win.
+func (s *Solver) storedPassMoves(pr Problem, moves []engine.Point) ([]engine.Point, error) {
+	if s.Store == nil {
+		return nil, nil
+	}
+	att, def := pr.Attacker, pr.Attacker.Opponent()
+	b := engine.Scratch(pr.Board)
+	defer engine.Release(b)
+	var out []engine.Point
+	size := b.Size()
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			m := engine.PointAt(x, y)
+			if slices.Contains(moves, m) || b.At(m) != engine.Empty || !b.Legal(att, m) || stoneDistance(b, m) > 2 {
+				continue
+			}
+			b.Play(m, att)
+			if b.LastMoveWon() || b.Count(att, engine.FivePoints) > 0 {
+				b.Undo()
+				continue
+			}
+			key, _ := s.storeKeyOf(Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true}, ModeWin)
+			_, ok, err := s.Store.get(key, StatusWin)
+			b.Undo()
+			switch {
+			case errors.Is(err, ErrStoreCorrupt):
+			case err != nil:
+				return out, err
+			case ok:
+				out = append(out, m)
+			}
+		}
+	}
+	return out, nil
+}
+
 // storedWins counts the defender moves ds on b (the defender to move)
 // after which the store holds a win for att (the attacker to move) that
 // serves within depth plies (0: any): a look-up each, the proof not
@@ -477,6 +523,11 @@ func (s *Solver) deepenAt(ctx context.Context, pr Problem, name string, first en
 		suggested = opt.Suggest(dctx, sb, pr.Attacker)
 	}
 	moves, guided := deepenMoves(pr, first, suggested, deepenProbed)
+	stored, err := s.storedPassMoves(pr, moves)
+	if err != nil {
+		return a, false, err
+	}
+	moves = append(moves, stored...)
 	var plog func(string)
 	if log != nil {
 		plog = func(l string) { log(fmt.Sprintf("deepening %s: %s", name, l)) }
@@ -499,7 +550,7 @@ func (s *Solver) deepenAt(ctx context.Context, pr Problem, name string, first en
 			plog("failed before, tried after the others: " + strings.Join(names, " "))
 		}
 	}
-	moves, err := s.probeOrder(dctx, pr, moves, guided, lim.Depth, failed, plog)
+	moves, err = s.probeOrder(dctx, pr, moves, guided, lim.Depth, failed, plog)
 	if err != nil {
 		return a, false, err
 	}

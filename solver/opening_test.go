@@ -1004,3 +1004,35 @@ func TestProbeOrderLead(t *testing.T) {
 		t.Errorf("order %v; want the guided j11 first", out)
 	}
 }
+
+// TestStoredPassMoves: on TestProbeOrderStored's position, with an empty
+// store no move is listed; once g8's position (white to move) is proven
+// as an opening of its own, g8 is listed (its pass search stored as a
+// win) unless the moves given hold it already, and probeOrder puts it
+// first with nothing left though it came last.
+func TestStoredPassMoves(t *testing.T) {
+	pr, pt, _, s := probeOrderSetup(t)
+	given := []engine.Point{pt("j8"), pt("k10")}
+	got, err := s.storedPassMoves(pr, given)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("empty store: %v %v, want none", got, err)
+	}
+	b := pr.Board.Clone()
+	b.Play(pt("g8"), engine.Black)
+	rep, err := s.ProveOpening(context.Background(), Problem{Board: b, ToMove: engine.White, Attacker: engine.Black},
+		Limits{Nodes: 200_000}, OpeningOptions{})
+	if err != nil || rep.Status != StatusWin {
+		t.Fatalf("g8 as an opening: %v %v", rep.Status, err)
+	}
+	got, err = s.storedPassMoves(pr, given)
+	if err != nil || !slices.Contains(got, pt("g8")) || slices.Contains(got, pt("j8")) {
+		t.Fatalf("g8 proven: %v %v, want g8 and not the given j8", got, err)
+	}
+	if got, _ := s.storedPassMoves(pr, append(given, pt("g8"))); slices.Contains(got, pt("g8")) {
+		t.Errorf("g8 given: %v lists it again", got)
+	}
+	out, err := s.probeOrder(context.Background(), pr, append(given, got...), 1, 0, nil, nil)
+	if err != nil || out[0] != pt("g8") {
+		t.Errorf("order %v %v, want g8 first", out, err)
+	}
+}
