@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -16,8 +18,10 @@ import (
 	"time"
 
 	"gomoku/engine"
+	"gomoku/positions"
 	"gomoku/positions/datatest"
 	"gomoku/solver"
+	"gomoku/solver/proof"
 )
 
 // squareOpening is black's 2x2 square against three far white stones,
@@ -517,8 +521,8 @@ func TestProofsExports(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress []struct {
-		Opening, Store, Pass string
-		Zone, Won            int
+		Opening, Store, Pass, Certificate string
+		Zone, Won                         int
 	}
 	if err := json.Unmarshal(data, &progress); err != nil {
 		t.Fatal(err)
@@ -547,11 +551,71 @@ func TestProofsExports(t *testing.T) {
 			continue
 		}
 		r := jsonLines(t, out)[0]
+		if p.Certificate != "" {
+			checkProofsCertificate(t, filepath.Join(dir, p.Certificate), filepath.Join(dir, p.Opening), p.Zone)
+		}
 		stored := fromStore(r, "win")
 		if r["pass"] != "win" || int(r["children"].(float64)) != p.Zone || stored != p.Won {
 			t.Errorf("%s over its export: pass %v, zone %v, %d won from the store; progress.json says a zone of %d, %d won",
 				p.Opening, r["pass"], r["children"], stored, p.Zone, p.Won)
 		}
+	}
+}
+
+// checkProofsCertificate checks a certificate of proofs/ (progress.json's
+// "certificate": an opening proven): `verify` accepts it, and its
+// position is the opening's (the stones of the opening file, the
+// defender to move) with zone defences listed.
+func checkProofsCertificate(t *testing.T, cert, opening string, zone int) {
+	t.Helper()
+	code, out, errOut := gomoku(t, "", "verify", "--format", "json", cert)
+	if r := jsonLines(t, out); code != exitOK || len(r) != 1 || r[0]["valid"] != true {
+		t.Errorf("verify %s: exit %d\n%s%s", cert, code, out, errOut)
+	}
+	f, err := os.Open(cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines [][]byte
+	for br := bufio.NewReader(zr); ; {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			lines = append(lines, line)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := proof.UnmarshalCertificate(lines)
+	if err != nil {
+		t.Fatalf("%s: %v", cert, err)
+	}
+	data, err := os.ReadFile(opening)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, errs := positions.Parse(opening, data, positions.Auto, positions.Options{})
+	if len(errs) > 0 || len(ps) != 1 {
+		t.Fatalf("%s: %v", opening, errs)
+	}
+	want, err := ps[0].Board(ps[0].Rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Board()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rule != ps[0].Rule || got.Hash() != want.Hash() || c.Attacker.Opponent() != ps[0].ToMove || len(c.Defences) != zone {
+		t.Errorf("%s: not %s's position with %d defences (%v to move, %d defences)", cert, opening, zone, c.Attacker.Opponent(), len(c.Defences))
 	}
 }
 
