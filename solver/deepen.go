@@ -184,15 +184,8 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point, n int
 		v int32
 	}
 	var sc []scored
-	size := b.Size()
-	for y := 0; y < size; y++ {
-		for x := 0; x < size; x++ {
-			m := engine.PointAt(x, y)
-			if slices.Contains(out, m) || b.At(m) != engine.Empty || !b.Legal(att, m) || stoneDistance(b, m) > 2 {
-				continue
-			}
-			sc = append(sc, scored{m, b.Potential(att, m) + b.Potential(def, m)})
-		}
+	for _, m := range nearMoves(b, att, out) {
+		sc = append(sc, scored{m, b.Potential(att, m) + b.Potential(def, m)})
 	}
 	slices.SortStableFunc(sc, func(a, c scored) int { return cmp.Compare(c.v, a.v) })
 	for _, e := range sc {
@@ -406,31 +399,41 @@ func (s *Solver) storedPassMoves(pr Problem, moves []engine.Point) ([]engine.Poi
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
 	var out []engine.Point
+	for _, m := range nearMoves(b, att, moves) {
+		b.Play(m, att)
+		if b.LastMoveWon() || b.Count(att, engine.FivePoints) > 0 {
+			b.Undo()
+			continue
+		}
+		key, _ := s.storeKeyOf(Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true}, ModeWin)
+		_, ok, err := s.Store.get(key, StatusWin)
+		b.Undo()
+		switch {
+		case errors.Is(err, ErrStoreCorrupt):
+		case err != nil:
+			return out, err
+		case ok:
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// nearMoves returns the empty cells of b within two cells of a stone
+// (stoneDistance) where c may play, not in skip, in board order (row by
+// row from a1).
+func nearMoves(b *engine.Board, c engine.Color, skip []engine.Point) []engine.Point {
+	var out []engine.Point
 	size := b.Size()
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {
 			m := engine.PointAt(x, y)
-			if slices.Contains(moves, m) || b.At(m) != engine.Empty || !b.Legal(att, m) || stoneDistance(b, m) > 2 {
-				continue
-			}
-			b.Play(m, att)
-			if b.LastMoveWon() || b.Count(att, engine.FivePoints) > 0 {
-				b.Undo()
-				continue
-			}
-			key, _ := s.storeKeyOf(Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true}, ModeWin)
-			_, ok, err := s.Store.get(key, StatusWin)
-			b.Undo()
-			switch {
-			case errors.Is(err, ErrStoreCorrupt):
-			case err != nil:
-				return out, err
-			case ok:
+			if !slices.Contains(skip, m) && b.At(m) == engine.Empty && b.Legal(c, m) && stoneDistance(b, m) <= 2 {
 				out = append(out, m)
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // storedWins counts the defender moves ds on b (the defender to move)

@@ -763,13 +763,7 @@ func TestProbeOrderStored(t *testing.T) {
 	if out[0] != pt("j8") {
 		t.Fatalf("empty store: order %v, want the guided j8 first", out)
 	}
-	b := pr.Board.Clone()
-	b.Play(pt("g8"), engine.Black)
-	rep, err := s.ProveOpening(context.Background(), Problem{Board: b, ToMove: engine.White, Attacker: engine.Black},
-		Limits{Nodes: 200_000}, OpeningOptions{})
-	if err != nil || rep.Status != StatusWin {
-		t.Fatalf("g8 as an opening: %v %v", rep.Status, err)
-	}
+	rep := proveG8(t, pr, pt, s)
 	var logged []string
 	out, err = s.probeOrder(context.Background(), pr, moves, 1, 0, nil, func(l string) { logged = append(logged, l) })
 	if err != nil {
@@ -814,13 +808,7 @@ func TestProbeOrderFailedLast(t *testing.T) {
 	if out[0] != pt("g8") || out[len(out)-1] != pt("j8") {
 		t.Errorf("j8 failed before: order %v, want g8 first and j8 last", out)
 	}
-	b := pr.Board.Clone()
-	b.Play(pt("g8"), engine.Black)
-	rep, err := s.ProveOpening(ctx, Problem{Board: b, ToMove: engine.White, Attacker: engine.Black},
-		Limits{Nodes: 200_000}, OpeningOptions{})
-	if err != nil || rep.Status != StatusWin {
-		t.Fatalf("g8 as an opening: %v %v", rep.Status, err)
-	}
+	proveG8(t, pr, pt, s)
 	out, err = s.probeOrder(ctx, pr, moves, 1, 0, []bool{false, true, false}, nil)
 	if err != nil || out[0] != pt("g8") {
 		t.Errorf("g8 failed before but proven since: order %v, %v; want g8 first", out, err)
@@ -1017,13 +1005,7 @@ func TestStoredPassMoves(t *testing.T) {
 	if err != nil || len(got) != 0 {
 		t.Fatalf("empty store: %v %v, want none", got, err)
 	}
-	b := pr.Board.Clone()
-	b.Play(pt("g8"), engine.Black)
-	rep, err := s.ProveOpening(context.Background(), Problem{Board: b, ToMove: engine.White, Attacker: engine.Black},
-		Limits{Nodes: 200_000}, OpeningOptions{})
-	if err != nil || rep.Status != StatusWin {
-		t.Fatalf("g8 as an opening: %v %v", rep.Status, err)
-	}
+	proveG8(t, pr, pt, s)
 	got, err = s.storedPassMoves(pr, given)
 	if err != nil || !slices.Contains(got, pt("g8")) || slices.Contains(got, pt("j8")) {
 		t.Fatalf("g8 proven: %v %v, want g8 and not the given j8", got, err)
@@ -1035,4 +1017,18 @@ func TestStoredPassMoves(t *testing.T) {
 	if err != nil || out[0] != pt("g8") {
 		t.Errorf("order %v %v, want g8 first", out, err)
 	}
+}
+
+// proveG8 proves probeOrderSetup's position after black g8 (white to
+// move) as an opening of its own in s's store, and returns the report.
+func proveG8(t *testing.T, pr Problem, pt func(string) engine.Point, s *Solver) OpeningReport {
+	t.Helper()
+	b := pr.Board.Clone()
+	b.Play(pt("g8"), engine.Black)
+	rep, err := s.ProveOpening(context.Background(), Problem{Board: b, ToMove: engine.White, Attacker: engine.Black},
+		Limits{Nodes: 200_000}, OpeningOptions{})
+	if err != nil || rep.Status != StatusWin {
+		t.Fatalf("g8 as an opening: %v %v", rep.Status, err)
+	}
+	return rep
 }
