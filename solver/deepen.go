@@ -82,7 +82,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 		return a, false, nil
 	}
 	b.Play(c, att)
-	if b.LastMoveWon() || b.Count(att, engine.FivePoints) > 0 {
+	if forcing(b, att) {
 		return a, false, nil // a five or a four: the searches' own ground
 	}
 	sub := lim
@@ -167,7 +167,7 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point, n int
 		}
 		scratch.Play(m, att)
 		defer scratch.Undo()
-		return !scratch.LastMoveWon() && scratch.Count(att, engine.FivePoints) == 0
+		return !forcing(scratch, att)
 	}
 	var out []engine.Point
 	for _, m := range suggested {
@@ -401,22 +401,38 @@ func (s *Solver) storedPassMoves(pr Problem, moves []engine.Point) ([]engine.Poi
 	var out []engine.Point
 	for _, m := range nearMoves(b, att, moves) {
 		b.Play(m, att)
-		if b.LastMoveWon() || b.Count(att, engine.FivePoints) > 0 {
-			b.Undo()
-			continue
+		ok := false
+		var err error
+		if !forcing(b, att) {
+			_, ok, err = s.storedWin(Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true})
 		}
-		key, _ := s.storeKeyOf(Problem{Board: b, ToMove: def, Attacker: att, DefenderPasses: true}, ModeWin)
-		_, ok, err := s.Store.get(key, StatusWin)
 		b.Undo()
-		switch {
-		case errors.Is(err, ErrStoreCorrupt):
-		case err != nil:
+		if err != nil {
 			return out, err
-		case ok:
+		}
+		if ok {
 			out = append(out, m)
 		}
 	}
 	return out, nil
+}
+
+// forcing reports whether att's last move on b made a five or a four (a
+// five threatened): the ground of the threat searches, not a quiet move.
+func forcing(b *engine.Board, att engine.Color) bool {
+	return b.LastMoveWon() || b.Count(att, engine.FivePoints) > 0
+}
+
+// storedWin returns the store's win of pr in ModeWin (under s's threat
+// limit and the board's symmetries), ok false when it holds none. An
+// entry that does not decode counts as none. Errors: the store's.
+func (s *Solver) storedWin(pr Problem) (e storeEntry, ok bool, err error) {
+	key, _ := s.storeKeyOf(pr, ModeWin)
+	e, ok, err = s.Store.get(key, StatusWin)
+	if errors.Is(err, ErrStoreCorrupt) {
+		return e, false, nil
+	}
+	return e, ok, err
 }
 
 // nearMoves returns the empty cells of b within two cells of a stone
@@ -450,14 +466,12 @@ func (s *Solver) storedWins(b *engine.Board, att engine.Color, ds []engine.Point
 	won := 0
 	for _, d := range ds {
 		b.Play(d, att.Opponent())
-		key, _ := s.storeKeyOf(Problem{Board: b, ToMove: att, Attacker: att}, ModeWin)
-		e, ok, err := s.Store.get(key, StatusWin)
+		e, ok, err := s.storedWin(Problem{Board: b, ToMove: att, Attacker: att})
 		b.Undo()
-		switch {
-		case errors.Is(err, ErrStoreCorrupt):
-		case err != nil:
+		if err != nil {
 			return won, err
-		case ok && (depth <= 0 || e.depth <= depth):
+		}
+		if ok && (depth <= 0 || e.depth <= depth) {
 			won++
 		}
 	}
@@ -470,8 +484,9 @@ func (s *Solver) storedWins(b *engine.Board, att engine.Color, ds []engine.Point
 // moves whose zone holds at most leadZone defender moves, then the
 // unguided probed moves whose zone holds at most smallZone, then the rest
 // of opt.Suggest's moves, then the pass proof's first move and the
-// others, the smallest zone first; deepenCandidates of the unguided ones
-// in all), opt.Deepen levels, all within opt.DeepenTime
+// others and the moves whose pass search the store holds as a win
+// (storedPassMoves), the smallest zone first; deepenCandidates of the
+// unguided ones in all), opt.Deepen levels, all within opt.DeepenTime
 // (by default deepenBudget times the child's time limit), and stores a win
 // as Solve stores its results. ok reports a win; the answer then replaces
 // a (nodes and time added up). opt.Log, when set, receives the steps.

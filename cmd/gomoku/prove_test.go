@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -572,34 +571,23 @@ func checkProofsCertificate(t *testing.T, cert, opening string, zone int) {
 	if r := jsonLines(t, out); code != exitOK || len(r) != 1 || r[0]["valid"] != true {
 		t.Errorf("verify %s: exit %d\n%s%s", cert, code, out, errOut)
 	}
-	f, err := os.Open(cert)
+	data, err := os.ReadFile(cert)
+	if err == nil {
+		data, err = gunzipIfGzip(cert, data)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
+	lines := bytes.Split(data, []byte("\n"))
+	follow, ok := proof.IsCertificate(lines[0])
+	if !ok || len(lines) < 1+follow {
+		t.Fatalf("%s: not a certificate", cert)
 	}
-	var lines [][]byte
-	for br := bufio.NewReader(zr); ; {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			lines = append(lines, line)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	c, err := proof.UnmarshalCertificate(lines)
+	c, err := proof.UnmarshalCertificate(lines[:1+follow])
 	if err != nil {
 		t.Fatalf("%s: %v", cert, err)
 	}
-	data, err := os.ReadFile(opening)
-	if err != nil {
+	if data, err = os.ReadFile(opening); err != nil {
 		t.Fatal(err)
 	}
 	ps, errs := positions.Parse(opening, data, positions.Auto, positions.Options{})
