@@ -137,6 +137,16 @@ type OpeningOptions struct {
 	// of its 85 replies in 598 s inside a fail-fast deepening, 82 in 944 s
 	// as its own opening, 2026-12-04). 0: none.
 	Survey int
+	// Descend is, for DescendOpening and DescendToMove only (solver/descend.go),
+	// how many attacker moves deep a child left unknown is descended: the
+	// engine's quiet move played and the position after it proven as an
+	// opening with these same options, its replies left unknown descended
+	// in turn. 0: none.
+	Descend int
+	// DescendMoves is how many of Suggest's quiet moves a descent tries in
+	// turn at a child, each with the levels left (1 when 0; at most
+	// deepenSuggested, the moves Suggest gives).
+	DescendMoves int
 
 	// pool is the proof's goroutines (jobPool): made from Jobs by the
 	// outermost ProveOpening, handed to the deepenings' inner proofs.

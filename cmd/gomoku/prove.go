@@ -73,6 +73,8 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.BoolFlag{Name: "retry", Usage: "with --tt, search again the defender moves that the store records as searched before, with no less --time (or --nodes), and left unknown, and deepen again with the quiet moves recorded as failed with no more --deepen levels, after the quiet moves not so recorded (without it those moves are reported unknown at once and the failed quiet moves skipped, and a resumed run goes on to what was not tried yet)"},
 			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
 			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error (with the search and its root's proof and disproof numbers, as solve --progress), and each step of a deepening (the quiet move tried, the inner pass search and zone, each inner defender move)"},
+			&cli.IntFlag{Name: "descend", Usage: "with --tt, levels of descent for a defender move still unknown after the deepening (\"down a line, then back up\", docs/solving.md): alpha-beta's quiet move played (--suggest-nodes) and the position after it proven as an opening of its own with these same flags, its replies left unknown descended in turn, up to this many attacker moves deep, then each level proven again from the store; the first defender move not so proven stops the opening; 0: none"},
+			&cli.IntFlag{Name: "descend-moves", Value: 1, Usage: "with --descend, how many of alpha-beta's two best quiet moves a descent tries in turn at each defender move left unknown (1 or 2)"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
 		),
 		Action: runProve(stdin),
@@ -172,6 +174,12 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if c.Duration("deepen-time") > 0 && c.Int("deepen") == 0 {
 			return usagef("--deepen-time %v: only with --deepen (1 or more levels)", c.Duration("deepen-time"))
 		}
+		if c.Int("descend") < 0 || c.Int("descend") > 0 && c.String("tt") == "" {
+			return usagef("--descend %d: want 0 or more, and a store (--tt) to go back up from", c.Int("descend"))
+		}
+		if m := c.Int("descend-moves"); m < 1 || m > 2 {
+			return usagef("--descend-moves %d: want 1 or 2", m)
+		}
 		if c.Int("jobs") < 1 {
 			return usagef("--jobs %d: want 1 or more", c.Int("jobs"))
 		}
@@ -211,11 +219,11 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				MemoryMiB: c.Int("memory")}
 			pr := solver.Problem{Board: b, ToMove: p.ToMove, Attacker: att}
 			opt := solver.OpeningOptions{Jobs: c.Int("jobs"), Deepen: c.Int("deepen"), DeepenTime: c.Duration("deepen-time"), EveryMove: c.Bool("every-move"),
-				Retry: c.Bool("retry")}
+				Retry: c.Bool("retry"), Descend: c.Int("descend"), DescendMoves: c.Int("descend-moves")}
 			if opt.Deepen > 0 {
 				opt.ZoneExtensions, opt.Survey = c.Int("zone-extensions"), c.Int("survey")
 			}
-			if n := c.Int64("suggest-nodes"); n > 0 && opt.Deepen > 0 {
+			if n := c.Int64("suggest-nodes"); n > 0 && (opt.Deepen > 0 || opt.Descend > 0) {
 				opt.Suggest = suggestMoves(n)
 			}
 			if sh != nil {
@@ -246,7 +254,11 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			if att == p.ToMove {
 				return proveToMove(c, slv, in, certOut, p, r, pr, lim, opt)
 			}
-			rep, err := slv.ProveOpening(c.Context, pr, lim, opt)
+			prove := slv.ProveOpening
+			if opt.Descend > 0 {
+				prove = slv.DescendOpening
+			}
+			rep, err := prove(c.Context, pr, lim, opt)
 			if err != nil && !errors.Is(err, c.Context.Err()) {
 				return err
 			}
@@ -519,7 +531,11 @@ func openingDiagram(p *positions.Position, r engine.Rule, b *engine.Board, rec p
 func proveToMove(c *cli.Context, slv *solver.Solver, in *input, certOut *bufio.Writer, p *positions.Position, r engine.Rule,
 	pr solver.Problem, lim solver.Limits, opt solver.OpeningOptions) error {
 	out := in.out
-	ch, err := slv.ProveToMove(c.Context, pr, lim, opt)
+	prove := slv.ProveToMove
+	if opt.Descend > 0 {
+		prove = slv.DescendToMove
+	}
+	ch, err := prove(c.Context, pr, lim, opt)
 	if err != nil && !errors.Is(err, c.Context.Err()) {
 		return err
 	}
