@@ -97,18 +97,7 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 	if log != nil {
 		inner := func(line string) { log("  " + line) }
 		opt.Log = inner
-		opt.Progress = func(ch OpeningChild, decided, total int) {
-			how := ""
-			switch {
-			case ch.FromStore:
-				how = ", from the store"
-			case ch.Repaired:
-				how = ", repaired"
-			case ch.Deepened:
-				how = ", deepened"
-			}
-			inner(fmt.Sprintf("%d/%d %v %v (%d nodes, %.1f s%s)", decided, total, ch.Move, ch.Status, ch.Nodes, ch.Elapsed.Seconds(), how))
-		}
+		opt.Progress = func(ch OpeningChild, decided, total int) { inner(childLine(ch, decided, total)) }
 	}
 	rep, err := s.ProveOpening(ctx, Problem{Board: b, ToMove: def, Attacker: att}, sub, opt)
 	if log != nil {
@@ -144,6 +133,21 @@ func (s *Solver) deepen(ctx context.Context, pr Problem, c engine.Point, levels 
 	}
 	a.setWin(pr, t)
 	return a, true, nil
+}
+
+// childLine is a log's line for the child ch of an opening, decided-th of
+// total: its move, result, nodes, time and how it was decided.
+func childLine(ch OpeningChild, decided, total int) string {
+	how := ""
+	switch {
+	case ch.FromStore:
+		how = ", from the store"
+	case ch.Repaired:
+		how = ", repaired"
+	case ch.Deepened:
+		how = ", deepened"
+	}
+	return fmt.Sprintf("%d/%d %v %v (%d nodes, %.1f s%s)", decided, total, ch.Move, ch.Status, ch.Nodes, ch.Elapsed.Seconds(), how)
 }
 
 // deepenMoves returns the quiet moves a deepening of pr (the attacker to

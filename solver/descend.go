@@ -118,7 +118,10 @@ func (s *Solver) descendToMove(ctx context.Context, pr Problem, lim Limits, opt 
 		}
 		descentLog(opt, path, fmt.Sprintf("%v: proving the position after it as an opening (%d levels left)", c, levels-1))
 		b.Play(c, pr.Attacker)
-		rep, err := s.descendOpening(ctx, Problem{Board: b, ToMove: pr.Attacker.Opponent(), Attacker: pr.Attacker}, lim, opt, levels-1, append(path, c))
+		below := append(path, c)
+		sub := opt // the replies below go to the log, not to the caller's Progress
+		sub.Progress = func(ch OpeningChild, decided, total int) { descentLog(opt, below, childLine(ch, decided, total)) }
+		rep, err := s.descendOpening(ctx, Problem{Board: b, ToMove: pr.Attacker.Opponent(), Attacker: pr.Attacker}, lim, sub, levels-1, below)
 		b.Undo()
 		if err != nil {
 			return a, false, err

@@ -27,7 +27,7 @@ func passFirstMove(ctx context.Context, b *engine.Board, att engine.Color) []eng
 // levels wins; a descent of three does: the suggested quiet move g8 proven
 // as an opening of its own, its replies left unknown descended move by
 // move, and the levels proven again from the store (the log shows a reply
-// descended two moves below g8). The proof passes the checker, and
+// descended two moves below g8, and g8's replies, each on a line). The proof passes the checker, and
 // ProveToMove then reads the win from the store. The same on two jobs and
 // a fresh store (go test -race).
 func TestDescendToMove(t *testing.T) {
@@ -58,8 +58,9 @@ func TestDescendToMove(t *testing.T) {
 		where, _, _ := strings.Cut(l, ":")
 		return strings.HasPrefix(where, "descent, after ") && len(strings.Fields(where)) >= 6 // "descent, after g8 f8 g9 f9"
 	})
-	if !deeper || !slices.Contains(lines, "descent, after g8: every reply proven below: the opening again, from the store") {
-		t.Errorf("no descent two moves below g8, or no way back up, in the log:\n%s", strings.Join(lines, "\n"))
+	replies := slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "descent, after g8: 1/3 ") })
+	if !deeper || !replies || !slices.Contains(lines, "descent, after g8: every reply proven below: the opening again, from the store") {
+		t.Errorf("no descent two moves below g8, no reply of g8's, or no way back up, in the log:\n%s", strings.Join(lines, "\n"))
 	}
 	again, err := s.ProveToMove(ctx, cpr, lim, OpeningOptions{})
 	if err != nil || again.Status != StatusWin || !again.FromStore {
