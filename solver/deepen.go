@@ -504,6 +504,13 @@ func (s *Solver) storedWins(b *engine.Board, att engine.Color, ds []engine.Point
 // straight to their own deepening (attemptChild). With the default time
 // the first move may take all of it, as before the shares.
 //
+// A deepening that runs out of its own budget (not cut short by ctx) is
+// recorded under the child (RememberDeepened), and a rerun without
+// opt.Retry with no more levels and no larger budget skips it at once
+// (Stopped "an earlier deepening within …"), as attemptChild skips a
+// search: a resumed descent went down again through every level's
+// unknown children, each spending its budget anew (TestDeepenedBefore).
+//
 // A move whose deepening fails within the limits (a defender move after
 // it left unknown or a no-win, no deadline having cut it short) is
 // recorded in the store (RememberDeepenFailure), and a rerun with no more
@@ -532,6 +539,19 @@ func (s *Solver) deepenAt(ctx context.Context, pr Problem, name string, first en
 	budget := opt.DeepenTime
 	if budget <= 0 {
 		budget = deepenBudget * lim.Time
+	}
+	if !opt.Retry {
+		at, before, err := s.DeepenedBefore(pr, levels+opt.ZoneExtensions, budget)
+		if err != nil {
+			return a, false, err
+		}
+		if before {
+			if log != nil {
+				log(fmt.Sprintf("deepening %s: ran out of its %v before, skipped (--retry deepens it again)", name, at.Time))
+			}
+			a.Stopped = fmt.Sprintf("an earlier deepening within %v", at.Time)
+			return a, false, nil
+		}
 	}
 	dctx := ctx
 	if budget > 0 {
@@ -617,6 +637,11 @@ func (s *Solver) deepenAt(ctx context.Context, pr Problem, name string, first en
 		a.Stopped = StoppedDeepenMoves
 		if dctx.Err() != nil {
 			a.Stopped = StoppedDeepenTime
+			// its own budget ran out (ctx did not end): a rerun without
+			// Retry goes on without it
+			if err := s.RememberDeepened(pr, levels+opt.ZoneExtensions, budget); err != nil {
+				return a, false, err
+			}
 		}
 	}
 	return a, false, nil

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gomoku/engine"
 	"gomoku/solver/proof"
@@ -99,5 +100,42 @@ func TestDescendOpening(t *testing.T) {
 	}
 	if _, err := proof.VerifyCertificate(ctx, rep.Certificate); err != nil {
 		t.Fatalf("the checker rejects the certificate: %v", err)
+	}
+}
+
+// TestDeepenedBefore: a deepening that runs out of its own DeepenTime
+// (here 1 ns) is recorded (RememberDeepened) under its levels and budget,
+// and a rerun without Retry skips it at once (Stopped says so); a record
+// covers no more levels and no larger budget; with Retry the deepening
+// runs again and, given the time, wins (TestProveToMove's position).
+func TestDeepenedBefore(t *testing.T) {
+	cpr, _, _ := squareAfterH10(t)
+	lim := Limits{Nodes: 100}
+	ctx := context.Background()
+	s, _ := storedSolver(t)
+	opt := OpeningOptions{Deepen: 1, ZoneExtensions: 1, DeepenTime: time.Nanosecond}
+	ch, err := s.ProveToMove(ctx, cpr, lim, opt)
+	if err != nil || ch.Status != StatusUnknown || ch.Stopped != StoppedDeepenTime {
+		t.Fatalf("1 ns: %v (%q), %v; want unknown, the deepening's time", ch.Status, ch.Stopped, err)
+	}
+	for _, c := range []struct {
+		levels int
+		budget time.Duration
+		want   bool
+	}{{2, time.Nanosecond, true}, {1, time.Nanosecond, true}, {3, time.Nanosecond, false}, {2, time.Second, false}} {
+		if _, got, err := s.DeepenedBefore(cpr, c.levels, c.budget); err != nil || got != c.want {
+			t.Errorf("DeepenedBefore(%d levels, %v) = %v, %v; want %v", c.levels, c.budget, got, err, c.want)
+		}
+	}
+	var lines []string
+	opt.Log = func(l string) { lines = append(lines, l) }
+	ch, err = s.ProveToMove(ctx, cpr, lim, opt)
+	if err != nil || ch.Status != StatusUnknown || !strings.HasPrefix(ch.Stopped, "an earlier deepening") ||
+		len(lines) != 1 || !strings.Contains(lines[0], "skipped") {
+		t.Fatalf("rerun: %v (%q), %v, log %q; want unknown at once, the earlier deepening", ch.Status, ch.Stopped, err, lines)
+	}
+	opt.Retry, opt.DeepenTime, opt.Log = true, time.Minute, nil
+	if ch, err = s.ProveToMove(ctx, cpr, lim, opt); err != nil || ch.Status != StatusWin {
+		t.Fatalf("with Retry and a minute: %v (%q), %v; want a win", ch.Status, ch.Stopped, err)
 	}
 }

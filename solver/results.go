@@ -740,6 +740,44 @@ func (s *Solver) DeepenFailed(pr Problem, c engine.Point, levels int, lim Limits
 	return a, err == nil && found && a.Levels >= levels && a.covers(lim), err
 }
 
+// RememberDeepened records in the store (none: nothing) that the
+// deepening of pr itself (the attacker to move: an opening's child that
+// the search left unknown, deepenAt) with levels levels (≥ 1, its
+// OpeningOptions.Deepen plus ZoneExtensions) ran out of its own wall time
+// budget (OpeningOptions.DeepenTime, StoppedDeepenTime) without a win, so
+// that a rerun with no more levels and no larger budget goes on without
+// it (DeepenedBefore) unless OpeningOptions.Retry: a resumed descent
+// (solver/descend.go) otherwise spent the whole budget again on each
+// child left unknown at every level on its way down. The key is pr's
+// under modeDeepen, the attacker to move (the pass bit clear, unlike a
+// failed quiet move's). Errors: the store's.
+func (s *Solver) RememberDeepened(pr Problem, levels int, budget time.Duration) error {
+	if s.Store == nil || levels < 1 || budget <= 0 {
+		return nil
+	}
+	key, _ := s.storeKeyOf(pr, ModeWin)
+	key.mode = modeDeepen
+	_, err := s.Store.putAttempt(key, Attempt{Time: budget, Levels: levels})
+	return err
+}
+
+// DeepenedBefore reports whether the store records a deepening of pr
+// (RememberDeepened) with no fewer levels and no smaller budget, and that
+// record; false without a store or a budget. A corrupt record counts as
+// none. Errors: the store's.
+func (s *Solver) DeepenedBefore(pr Problem, levels int, budget time.Duration) (Attempt, bool, error) {
+	if s.Store == nil || budget <= 0 {
+		return Attempt{}, false, nil
+	}
+	key, _ := s.storeKeyOf(pr, ModeWin)
+	key.mode = modeDeepen
+	a, found, err := s.Store.attempt(key)
+	if errors.Is(err, ErrStoreCorrupt) {
+		return Attempt{}, false, nil
+	}
+	return a, err == nil && found && a.Levels >= levels && a.Time >= budget, err
+}
+
 // deepenKey is the store key of a deepening of c in pr (modeDeepen): the
 // position after c, the defender to move; ok false when c is not an empty
 // cell.
