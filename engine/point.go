@@ -82,6 +82,19 @@ func (p Point) String() string {
 	return string(rune('a'+x)) + strconv.Itoa(y+1)
 }
 
+// FormatPoints writes ps in board coordinates (Point.String), separated
+// by single spaces; "" for none.
+func FormatPoints(ps []Point) string {
+	var sb strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(p.String())
+	}
+	return sb.String()
+}
+
 // Piskvork returns p as the Piskvork protocol writes it, "x,y": 0-based, x
 // from the left and y from the top of a size×size board.
 func (p Point) Piskvork(size int) string {

@@ -578,18 +578,18 @@ func (s *Solver) deepenAt(ctx context.Context, pr Problem, name string, first en
 	var failed []bool // with Retry, the moves that failed before go last
 	if opt.Retry {
 		failed = make([]bool, len(moves))
-		var names []string
+		var before []engine.Point
 		for i, c := range moves {
 			_, f, err := s.DeepenFailed(pr, c, levels+opt.ZoneExtensions, lim)
 			if err != nil {
 				return a, false, err
 			}
 			if failed[i] = f; f {
-				names = append(names, c.String())
+				before = append(before, c)
 			}
 		}
-		if plog != nil && len(names) > 0 {
-			plog("failed before, tried after the others: " + strings.Join(names, " "))
+		if plog != nil && len(before) > 0 {
+			plog("failed before, tried after the others: " + engine.FormatPoints(before))
 		}
 	}
 	moves, err = s.probeOrder(dctx, pr, moves, guided, lim.Depth, failed, plog)

@@ -3,7 +3,6 @@ package solver
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"gomoku/engine"
 )
@@ -73,7 +72,7 @@ func (s *Solver) descendOpening(ctx context.Context, pr Problem, lim Limits, opt
 	if len(open) == 0 {
 		return rep, nil // cut short: nothing to descend
 	}
-	descentLog(opt, path, fmt.Sprintf("%d of %d replies left unknown (%s): descending each, %d levels", len(open), rep.Total, pointList(open), levels))
+	descentLog(opt, path, fmt.Sprintf("%d of %d replies left unknown (%s): descending each, %d levels", len(open), rep.Total, engine.FormatPoints(open), levels))
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
 	def := pr.Attacker.Opponent()
@@ -132,7 +131,7 @@ func (s *Solver) descendToMove(ctx context.Context, pr Problem, lim Limits, opt 
 		}
 		// back up: the quiet move's replies are in the store
 		up := opt
-		up.Deepen, up.Log, up.Progress, up.pool = 1, nil, nil, nil
+		up.Log, up.Progress, up.pool = nil, nil, nil
 		a, ok, err = s.deepen(ctx, pr, c, 1, lim, up)
 		if err != nil || !ok {
 			return a, false, err
@@ -151,16 +150,7 @@ func descentLog(opt OpeningOptions, path []engine.Point, line string) {
 	}
 	where := "the root"
 	if len(path) > 0 {
-		where = "after " + pointList(path)
+		where = "after " + engine.FormatPoints(path)
 	}
 	opt.Log(fmt.Sprintf("descent, %s: %s", where, line))
-}
-
-// pointList writes ms in board coordinates, space-separated.
-func pointList(ms []engine.Point) string {
-	parts := make([]string, len(ms))
-	for i, m := range ms {
-		parts[i] = m.String()
-	}
-	return strings.Join(parts, " ")
 }

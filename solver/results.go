@@ -710,15 +710,11 @@ func (s *Solver) RememberAttempt(pr Problem, mode Mode, lim Limits) error {
 // limits (deepenChild). The key is the position after c, the defender to
 // move. Errors: the store's.
 func (s *Solver) RememberDeepenFailure(pr Problem, c engine.Point, levels int, lim Limits) error {
-	if s.Store == nil || levels < 1 || lim.Time <= 0 && lim.Nodes <= 0 {
-		return nil
-	}
 	key, ok := s.deepenKey(pr, c)
 	if !ok {
 		return nil
 	}
-	_, err := s.Store.putAttempt(key, Attempt{Time: lim.Time, Nodes: lim.Nodes, Levels: levels})
-	return err
+	return s.putDeepenAttempt(key, levels, lim)
 }
 
 // DeepenFailed reports whether the store records a failed deepening of
@@ -726,18 +722,11 @@ func (s *Solver) RememberDeepenFailure(pr Problem, c engine.Point, levels int, l
 // a budget that covers lim, and that attempt; false without a store. A
 // corrupt record counts as none. Errors: the store's.
 func (s *Solver) DeepenFailed(pr Problem, c engine.Point, levels int, lim Limits) (Attempt, bool, error) {
-	if s.Store == nil {
-		return Attempt{}, false, nil
-	}
 	key, ok := s.deepenKey(pr, c)
 	if !ok {
 		return Attempt{}, false, nil
 	}
-	a, found, err := s.Store.attempt(key)
-	if errors.Is(err, ErrStoreCorrupt) {
-		return Attempt{}, false, nil
-	}
-	return a, err == nil && found && a.Levels >= levels && a.covers(lim), err
+	return s.deepenAttempt(key, levels, lim)
 }
 
 // RememberDeepened records in the store (none: nothing) that the
@@ -752,13 +741,7 @@ func (s *Solver) DeepenFailed(pr Problem, c engine.Point, levels int, lim Limits
 // under modeDeepen, the attacker to move (the pass bit clear, unlike a
 // failed quiet move's). Errors: the store's.
 func (s *Solver) RememberDeepened(pr Problem, levels int, budget time.Duration) error {
-	if s.Store == nil || levels < 1 || budget <= 0 {
-		return nil
-	}
-	key, _ := s.storeKeyOf(pr, ModeWin)
-	key.mode = modeDeepen
-	_, err := s.Store.putAttempt(key, Attempt{Time: budget, Levels: levels})
-	return err
+	return s.putDeepenAttempt(s.deepenedKey(pr), levels, Limits{Time: budget})
 }
 
 // DeepenedBefore reports whether the store records a deepening of pr
@@ -766,16 +749,42 @@ func (s *Solver) RememberDeepened(pr Problem, levels int, budget time.Duration) 
 // record; false without a store or a budget. A corrupt record counts as
 // none. Errors: the store's.
 func (s *Solver) DeepenedBefore(pr Problem, levels int, budget time.Duration) (Attempt, bool, error) {
-	if s.Store == nil || budget <= 0 {
+	return s.deepenAttempt(s.deepenedKey(pr), levels, Limits{Time: budget})
+}
+
+// putDeepenAttempt records under key (a modeDeepen key) a deepening of
+// levels levels within lim's time (or nodes) that did not win; nothing
+// without a store, with levels below 1 or without a limit. Errors: the
+// store's.
+func (s *Solver) putDeepenAttempt(key storeKey, levels int, lim Limits) error {
+	if s.Store == nil || levels < 1 || lim.Time <= 0 && lim.Nodes <= 0 {
+		return nil
+	}
+	_, err := s.Store.putAttempt(key, Attempt{Time: lim.Time, Nodes: lim.Nodes, Levels: levels})
+	return err
+}
+
+// deepenAttempt returns the deepening recorded under key
+// (putDeepenAttempt) and whether it has no fewer levels and a budget that
+// covers lim; false without a store. A corrupt record counts as none.
+// Errors: the store's.
+func (s *Solver) deepenAttempt(key storeKey, levels int, lim Limits) (Attempt, bool, error) {
+	if s.Store == nil {
 		return Attempt{}, false, nil
 	}
-	key, _ := s.storeKeyOf(pr, ModeWin)
-	key.mode = modeDeepen
 	a, found, err := s.Store.attempt(key)
 	if errors.Is(err, ErrStoreCorrupt) {
 		return Attempt{}, false, nil
 	}
-	return a, err == nil && found && a.Levels >= levels && a.Time >= budget, err
+	return a, err == nil && found && a.Levels >= levels && a.covers(lim), err
+}
+
+// deepenedKey is the store key of pr's own deepening (RememberDeepened):
+// pr's key under modeDeepen, the attacker to move.
+func (s *Solver) deepenedKey(pr Problem) storeKey {
+	key, _ := s.storeKeyOf(pr, ModeWin)
+	key.mode = modeDeepen
+	return key
 }
 
 // deepenKey is the store key of a deepening of c in pr (modeDeepen): the

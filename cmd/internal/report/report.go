@@ -104,17 +104,6 @@ func xys(ps []engine.Point) [][2]int {
 	return out
 }
 
-func names(ps []engine.Point) string {
-	var sb strings.Builder
-	for i, p := range ps {
-		if i > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(p.String())
-	}
-	return sb.String()
-}
-
 // graph is the win-rate graph's geometry, in pixels.
 const (
 	graphW, graphH = 640, 200
@@ -144,10 +133,10 @@ func Write(w io.Writer, g Game) error {
 			b := xy(p.Best)
 			d.Best = &b
 			d.PV = xys(p.PV)
-			d.BestTx = names(p.PV)
+			d.BestTx = engine.FormatPoints(p.PV)
 		}
 		if len(p.Line) > 0 {
-			d.Line, d.LineTx = xys(p.Line), names(p.Line)
+			d.Line, d.LineTx = xys(p.Line), engine.FormatPoints(p.Line)
 		}
 		data.Plies = append(data.Plies, d)
 	}
