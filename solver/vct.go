@@ -316,6 +316,10 @@ type vctRun struct {
 	// cell's steps to the nearest stone along a line (nearDist, valid
 	// where nearStamp is nearGen)
 	quietKeys []uint64
+	quietTmp  []uint64 // radixSortScore's other buffer
+	// farOrder: farCells's order of a board of side farSize (0: none yet)
+	farOrder  []engine.Point
+	farSize   int
 	quietOut  []engine.Point
 	nearStamp []uint32
 	nearDist  []uint8
@@ -535,6 +539,7 @@ func (v *VCT) newRun(b *engine.Board, att engine.Color, bu *Budget) *vctRun {
 		r.mark, r.dirMark, r.markGen = p.mark, p.dirMark, p.markGen
 		r.bufs, r.valBufs, r.keyBufs, r.sortKeys, r.sortOrig = p.bufs, p.valBufs, p.keyBufs, p.sortKeys, p.sortOrig
 		r.cells, r.defBuf = p.cells[:0], p.defBuf[:0]
+		r.farOrder, r.farSize = p.farOrder, p.farSize
 		r.vcf, r.dvcf = p.vcf, p.dvcf
 		r.vcf.reset(b, att, vcf, bu)
 		r.dvcf.reset(b, def, v.dvcf, bu)

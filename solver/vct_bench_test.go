@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku/engine"
 	"gomoku/positions/datatest"
 	"gomoku/solver/internal/cases"
 )
@@ -58,4 +59,65 @@ func BenchmarkVCTBooks(b *testing.B) {
 			b.ReportMetric(float64(nodes), "nodes/op")
 		})
 	}
+}
+
+// allMovesBench is a freestyle position from D6's proof (h8 h9 i8, then
+// white i7, black j10, white j8, black k9, white k11; black to move) that
+// proof-number search over all moves does not decide within
+// allMovesBenchNodes, so every run expands the same nodes.
+var allMovesBench = []string{"h8", "h9", "i8", "i7", "j10", "j8", "k9", "k11"}
+
+// allMovesBenchNodes caps each search of BenchmarkAllMoves (a few seconds).
+const allMovesBenchNodes = 300_000
+
+// BenchmarkAllMoves runs proof-number search over all moves (VCT.AllMoves,
+// solve --mode win's last stage and prove's child search) on allMovesBench
+// for allMovesBenchNodes nodes; ns/op over the nodes is the time of a node.
+func BenchmarkAllMoves(b *testing.B) {
+	pr := benchProblem(b, engine.Freestyle, allMovesBench...)
+	v := NewVCT(256)
+	v.AllMoves = true
+	var nodes int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := v.Search(context.Background(), pr, Limits{Nodes: allMovesBenchNodes}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes = res.Nodes
+	}
+	b.ReportMetric(float64(nodes), "nodes/op")
+}
+
+// BenchmarkQuietMoves orders the quiet moves of allMovesBench's position
+// (quietMoves: nearest stone first, then the windows' potential).
+func BenchmarkQuietMoves(b *testing.B) {
+	pr := benchProblem(b, engine.Freestyle, allMovesBench...)
+	v := NewVCT(16)
+	r := v.newRun(pr.Board, pr.Attacker, NewBudget(context.Background(), Limits{}, nil))
+	threats := r.threatCandidates(nil, 3)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.quietMoves(threats)
+	}
+}
+
+// benchProblem is openingProblem for benchmarks: moves (black first), the
+// side after the last to move and attacking.
+func benchProblem(b *testing.B, r engine.Rule, moves ...string) Problem {
+	b.Helper()
+	bd, err := engine.NewBoard(15, r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i, s := range moves {
+		p, err := engine.ParsePoint(s, 15)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bd.Play(p, engine.Color(1+i%2))
+	}
+	c := engine.Color(1 + len(moves)%2)
+	return Problem{Board: bd, ToMove: c, Attacker: c}
 }

@@ -55,19 +55,20 @@ func (r *vctRun) attacks(d int) []engine.Point {
 		return nil // not cached: the list is not known
 	}
 	stops := func(m engine.Point) bool { return stopGen == 0 || r.mark[m] == stopGen }
-	moves := make([]engine.Point, 0, len(cands)) // kept by the cache: not a scratch buffer
+	var quiet []engine.Point
+	if r.allMoves && d-1 >= 1 {
+		quiet = r.quietMoves(cands) // every other legal move too, after the threats, nearest first
+	}
+	moves := make([]engine.Point, 0, len(cands)+len(quiet)) // kept by the cache: not a scratch buffer
 	for _, m := range cands {
 		if b.Threat(r.att, m) >= engine.ThreatFour || d-1 >= 1 && stops(m) {
 			moves = append(moves, m)
 		}
 	}
 	moves = r.orderAttacks(moves)
-	if r.allMoves && d-1 >= 1 {
-		// every other legal move too, after the threats, nearest first
-		for _, m := range r.quietMoves(moves) {
-			if stops(m) {
-				moves = append(moves, m)
-			}
+	for _, m := range quiet {
+		if stops(m) {
+			moves = append(moves, m)
 		}
 	}
 	state := andOpen
@@ -648,7 +649,7 @@ func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 	b := r.b
 	n := b.Size()
 	// near: for each cell, the fewest steps along a line to a stone (1 to
-	// 4; 15 when none is within 4), walked from the stones outwards (a walk
+	// 4; quietFar when none is within 4), walked from the stones outwards (a walk
 	// stops at the next stone, which is nearer to the cells beyond it, and
 	// at the wall), stamped with a generation in place of a clearing
 	r.nearGen++
@@ -676,40 +677,138 @@ func (r *vctRun) quietMoves(threats []engine.Point) []engine.Point {
 			}
 		}
 	}
+	for _, m := range threats {
+		r.nearStamp[m], r.nearDist[m] = r.nearGen, 0 // 0: left out
+	}
+	// the cells near a stone, sorted by distance and potential; the far
+	// ones, whose windows hold no stone, follow in r.farOrder's order
 	keys := r.quietKeys[:0]
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			m := engine.PointAt(x, y)
-			if b.At(m) != engine.Empty || !b.Legal(r.att, m) || slices.Contains(threats, m) {
-				continue
+			if r.nearStamp[m] != r.nearGen {
+				continue // far, or a stone
 			}
-			near := 15
-			if r.nearStamp[m] == r.nearGen {
-				near = int(r.nearDist[m])
+			near := int(r.nearDist[m])
+			if near == 0 || !b.Legal(r.att, m) {
+				continue // a threat, or forbidden
 			}
 			black, white := b.Potentials(m)
-			keys = append(keys, quietKey(near, int64(black)+int64(white), m))
+			keys = append(keys, quietKey(near, black+white, m))
 		}
 	}
-	// one uint64 a move, sorted as numbers (a stable sort of scored
-	// structs took 9% of a whole-board proof's time, 2026-12-02)
-	slices.Sort(keys)
+	// the cells come in ascending Point order, so a stable sort on the
+	// score alone breaks ties by Point (a comparison sort of every cell's
+	// key took 22% of a search over all moves, 2026-12-05)
+	keys, r.quietTmp = radixSortScore(keys, r.quietTmp)
 	out := r.quietOut[:0]
 	for _, k := range keys {
-		out = append(out, engine.Point(k&0xffff))
+		out = append(out, engine.Point(k&quietPointMask))
+	}
+	for _, m := range r.farCells() {
+		if r.nearStamp[m] != r.nearGen && b.At(m) == engine.Empty && b.Legal(r.att, m) {
+			out = append(out, m)
+		}
 	}
 	r.quietKeys, r.quietOut = keys, out
 	return out
 }
 
+// farCells returns every cell of the board ordered as quietMoves orders
+// cells with no stone within 4 along a line: by potential, highest first,
+// then by Point. Such a cell's windows hold no stone, so its potential is
+// its empty-board potential (twice the windows through it that lie on the
+// board) and the order depends on the board's size alone; it is computed
+// once per size and carried from run to run.
+func (r *vctRun) farCells() []engine.Point {
+	n := r.b.Size()
+	if r.farSize == n {
+		return r.farOrder
+	}
+	empty := engine.Scratch(r.b)
+	defer engine.Release(empty)
+	empty.Reset()
+	keys := make([]uint64, 0, n*n)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			m := engine.PointAt(x, y)
+			black, white := empty.Potentials(m)
+			keys = append(keys, quietKey(quietFar, black+white, m))
+		}
+	}
+	keys, _ = radixSortScore(keys, nil)
+	r.farOrder = make([]engine.Point, len(keys))
+	for i, k := range keys {
+		r.farOrder[i] = engine.Point(k & quietPointMask)
+	}
+	r.farSize = n
+	return r.farOrder
+}
+
+// quietMoves's keys: a score of quietScoreBits above the Point's
+// quietPointBits (Points are below engine.NumCells = 1<<10). The score is
+// the nearest stone's distance (1 to 4, or quietFar) above quietPotBits
+// holding quietPotMax minus the potential: both sides' five-cell windows,
+// each under 20·WindowScore[5] = 655,360 < 1<<20, so the sum is under
+// 1<<21. Ascending scores put the nearest first, then the highest
+// potential.
+const (
+	quietPointBits = 10
+	quietPointMask = 1<<quietPointBits - 1
+	quietPotBits   = 21
+	quietPotMax    = 1<<quietPotBits - 1
+	quietScoreBits = 24                                        // quietFar<<quietPotBits | quietPotMax < 1<<24
+	quietFar       = 5                                         // no stone within 4 cells along a line
+	_              = uint(engine.NumCells - 1<<quietPointBits) // fails to compile if Points outgrow the bits
+	_              = uint(1<<quietScoreBits - (quietFar<<quietPotBits | quietPotMax) - 1)
+)
+
 // quietKey is quietMoves's sort key of move m, near cells from the nearest
-// stone (1 to 4, or 15 when none is within 4) with potential pot (both
-// sides' five-cell windows, 0 to 2^33): ascending keys put the nearest
-// first, then the highest potential, then the lowest Point. The score
-// near·2^40 − pot is below 2^44, so the key is that score above the
-// 16-bit Point.
-func quietKey(near int, pot int64, m engine.Point) uint64 {
-	return uint64(int64(near)<<40-pot)<<16 | uint64(m)
+// stone (1 to 4, or quietFar) with potential pot (0 to quietPotMax).
+func quietKey(near int, pot int32, m engine.Point) uint64 {
+	score := uint64(near)<<quietPotBits | uint64(quietPotMax-pot)
+	return score<<quietPointBits | uint64(m)
+}
+
+// radixSortScore sorts keys stably by their score (the quietScoreBits above
+// quietPointBits) with three passes of a byte each (LSD radix sort), using
+// tmp (grown as needed) as the other buffer. It returns the sorted keys and
+// the other buffer, both to be kept for the next call; it allocates only
+// when they grow.
+func radixSortScore(keys, tmp []uint64) (sorted, spare []uint64) {
+	if len(keys) < 2 {
+		return keys, tmp
+	}
+	if cap(tmp) < len(keys) {
+		tmp = make([]uint64, len(keys), cap(keys))
+	}
+	tmp = tmp[:len(keys)]
+	var counts [quietScoreBits / 8][256]uint32
+	for _, k := range keys {
+		s := k >> quietPointBits
+		counts[0][uint8(s)]++
+		counts[1][uint8(s>>8)]++
+		counts[2][uint8(s>>16)]++
+	}
+	src, dst := keys, tmp
+	for pass := range counts {
+		c := &counts[pass]
+		if c[uint8(src[0]>>(quietPointBits+8*pass))] == uint32(len(src)) {
+			continue // one digit throughout: the order stands
+		}
+		sum := uint32(0)
+		for i := range c {
+			c[i], sum = sum, sum+c[i]
+		}
+		shift := quietPointBits + 8*pass
+		for _, k := range src {
+			d := uint8(k >> shift)
+			dst[c[d]] = k
+			c[d]++
+		}
+		src, dst = dst, src
+	}
+	return src, dst
 }
 
 // defenceCandidates returns a superset of the moves of c's opponent (the

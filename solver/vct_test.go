@@ -808,29 +808,41 @@ func TestSingleLimit(t *testing.T) {
 // all three rules (renju's forbidden points left out for black), and that
 // a second call, reusing the buffers, gives the same list.
 func TestQuietMovesOrder(t *testing.T) {
+	v := NewVCT(16)
 	for _, tc := range []struct {
 		rule  engine.Rule
 		moves string
+		size  int // 0: 15
 	}{
-		{engine.Freestyle, "h8 h9 i8 i7 g8 j8 g9 f10 g7 g10"},
-		{engine.Standard, "h8 i9 j10 g7 h10 h7 i7 g9"},
-		{engine.Renju, "h8 h9 i8 i7 j7 g9 j9 k10 j8 j6 g8 k8 f8"},
+		{engine.Freestyle, "h8 h9 i8 i7 g8 j8 g9 f10 g7 g10", 0},
+		{engine.Standard, "h8 i9 j10 g7 h10 h7 i7 g9", 0},
+		{engine.Renju, "h8 h9 i8 i7 j7 g9 j9 k10 j8 j6 g8 k8 f8", 0},
+		// other sides, stones at the edge: the far cells' order is the size's
+		{engine.Freestyle, "c3 a1 d3 b2 e3 f6", 9},
+		{engine.Renju, "h8 a19 i8 s1 j8 b18", 19},
+		{engine.Freestyle, "h8 a1 i8 a2 h9 o15", 0},
 	} {
-		b, err := engine.NewBoard(engine.DefaultSize, tc.rule)
+		size := tc.size
+		if size == 0 {
+			size = engine.DefaultSize
+		}
+		b, err := engine.NewBoard(size, tc.rule)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c := engine.Black
 		for _, s := range strings.Fields(tc.moves) {
-			p, err := engine.ParsePoint(s, engine.DefaultSize)
+			p, err := engine.ParsePoint(s, size)
 			if err != nil {
 				t.Fatal(err)
 			}
 			b.Play(p, c)
 			c = c.Opponent()
 		}
-		v := NewVCT(16)
+		// one VCT throughout: each run takes the last one's scratch, the
+		// far cells' order of another size among it
 		r := v.newRun(b, c, NewBudget(context.Background(), Limits{}, nil))
+		v.run = r
 		threats := r.threatCandidates(nil, 3)
 		near := func(m engine.Point) int64 {
 			best := int64(15)
