@@ -29,7 +29,8 @@ func benchCommand() *cli.Command {
 		Usage:     "measure the board kernel, MCTS, alpha-beta and the VCF search on a fixed set of positions",
 		ArgsUsage: "[FILE...] (default: the built-in set, quintet's VCF cases)",
 		Description: "Reports Play+Undo pairs per second on a 15x15 middle game, MCTS playouts and alpha-beta nodes per\n" +
-			"second and time to depth 8 on a middle game (with --eval nnue, the network's too), then solves each position repeatedly\n" +
+			"second and time to depth 8 on a middle game (with --eval nnue, the network's too), the nodes per second of\n" +
+			"proof-number search over all moves (solve --mode win, prove) on a freestyle position, then solves each position repeatedly\n" +
 			"and reports its median time. The signature (the sum of node counts) is the same on every machine\n" +
 			"for the same code and set; a change in it means the search changed.",
 		Subcommands: []*cli.Command{vsQuintetCommand(), vsRapfiCommand()},
@@ -49,6 +50,9 @@ func benchCommand() *cli.Command {
 			}
 			fmt.Fprintf(out, "kernel: %.2f M Play+Undo pairs/s (renju, 15x15 middle game, one core)\n", rate/1e6)
 			if err := searchRates(c, out); err != nil {
+				return err
+			}
+			if err := allMovesRate(c, out); err != nil {
 				return err
 			}
 			var ps []*positions.Position
@@ -171,6 +175,39 @@ func searchRates(c *cli.Context, out io.Writer) error {
 		fmt.Fprintf(out, "alpha-beta (%s): %.0f nodes/s, depth %d in 1 s (same position); depth 8 in %d ms\n",
 			ev.name, float64(rep.Nodes)/rep.Elapsed.Seconds(), rep.Moves[0].Depth, time.Since(start).Milliseconds())
 	}
+	return nil
+}
+
+// allMovesGame is a freestyle position from D6's proof (h8 h9 i8, white i7,
+// black j10, white j8, black k9, white k11; black to move) that the proof-
+// number search over all moves does not decide within allMovesNodes.
+const allMovesGame = "h8h9i8i7j10j8k9k11"
+
+// allMovesNodes is allMovesRate's node budget: about a second on this
+// project's machine (2026-12-05).
+const allMovesNodes = 200_000
+
+// allMovesRate prints the nodes per second of proof-number search over all
+// moves (solve --mode win's last stage, prove's search of each reply) on
+// allMovesGame, allMovesNodes nodes, one goroutine; the same nodes on every
+// machine.
+func allMovesRate(c *cli.Context, out io.Writer) error {
+	p, errs := positions.Parse("bench", []byte(allMovesGame), positions.MoveList, positions.DefaultOptions)
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	b, err := p[0].Board(engine.Freestyle)
+	if err != nil {
+		return err
+	}
+	v := solver.NewVCT(c.Int("memory"))
+	v.AllMoves = true
+	res, err := v.Search(c.Context, solver.Problem{Board: b, ToMove: p[0].ToMove, Attacker: p[0].ToMove}, solver.Limits{Nodes: allMovesNodes}, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "search over all moves: %.0f nodes/s (freestyle, a position of D6's proof, %d nodes, %v, one goroutine)\n",
+		float64(res.Nodes)/res.Elapsed.Seconds(), res.Nodes, res.Status)
 	return nil
 }
 

@@ -271,7 +271,8 @@ func TestSolveSharedQuintet(t *testing.T) {
 
 func TestBench(t *testing.T) {
 	code, out, _ := gomoku(t, "", "bench", "--min-time", "1ms")
-	if code != exitOK || !strings.Contains(out, "signature: ") || !strings.Contains(out, "vcf_long") {
+	if code != exitOK || !strings.Contains(out, "signature: ") || !strings.Contains(out, "vcf_long") ||
+		!strings.Contains(out, "search over all moves: ") || !strings.Contains(out, " nodes, unknown, one goroutine") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
