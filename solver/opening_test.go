@@ -18,7 +18,7 @@ import (
 
 // openingProblem sets up a position from moves (black first) with the side
 // after the last move to move, and the other side attacking.
-func openingProblem(t *testing.T, r engine.Rule, moves ...string) Problem {
+func openingProblem(t testing.TB, r engine.Rule, moves ...string) Problem {
 	t.Helper()
 	b, err := engine.NewBoard(15, r)
 	if err != nil {

@@ -70,11 +70,18 @@ var allMovesBench = []string{"h8", "h9", "i8", "i7", "j10", "j8", "k9", "k11"}
 // allMovesBenchNodes caps each search of BenchmarkAllMoves (a few seconds).
 const allMovesBenchNodes = 300_000
 
+// attackerToMove is openingProblem with the side to move attacking.
+func attackerToMove(b testing.TB, moves ...string) Problem {
+	pr := openingProblem(b, engine.Freestyle, moves...)
+	pr.Attacker = pr.ToMove
+	return pr
+}
+
 // BenchmarkAllMoves runs proof-number search over all moves (VCT.AllMoves,
 // solve --mode win's last stage and prove's child search) on allMovesBench
 // for allMovesBenchNodes nodes; ns/op over the nodes is the time of a node.
 func BenchmarkAllMoves(b *testing.B) {
-	pr := benchProblem(b, engine.Freestyle, allMovesBench...)
+	pr := attackerToMove(b, allMovesBench...)
 	v := NewVCT(256)
 	v.AllMoves = true
 	var nodes int64
@@ -92,7 +99,7 @@ func BenchmarkAllMoves(b *testing.B) {
 // BenchmarkQuietMoves orders the quiet moves of allMovesBench's position
 // (quietMoves: nearest stone first, then the windows' potential).
 func BenchmarkQuietMoves(b *testing.B) {
-	pr := benchProblem(b, engine.Freestyle, allMovesBench...)
+	pr := attackerToMove(b, allMovesBench...)
 	v := NewVCT(16)
 	r := v.newRun(pr.Board, pr.Attacker, NewBudget(context.Background(), Limits{}, nil))
 	threats := r.threatCandidates(nil, 3)
@@ -101,23 +108,4 @@ func BenchmarkQuietMoves(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r.quietMoves(threats)
 	}
-}
-
-// benchProblem is openingProblem for benchmarks: moves (black first), the
-// side after the last to move and attacking.
-func benchProblem(b *testing.B, r engine.Rule, moves ...string) Problem {
-	b.Helper()
-	bd, err := engine.NewBoard(15, r)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i, s := range moves {
-		p, err := engine.ParsePoint(s, 15)
-		if err != nil {
-			b.Fatal(err)
-		}
-		bd.Play(p, engine.Color(1+i%2))
-	}
-	c := engine.Color(1 + len(moves)%2)
-	return Problem{Board: bd, ToMove: c, Attacker: c}
 }
