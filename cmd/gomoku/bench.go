@@ -131,15 +131,11 @@ const searchMidgame = "h8h7h9g7i7g9i8g8g10j7h11f9h10h12i6i9"
 // searchRates prints MCTS playouts/s (one goroutine) and alpha-beta nodes/s
 // on searchMidgame, a second each.
 func searchRates(c *cli.Context, out io.Writer) error {
-	p, errs := positions.Parse("bench", []byte(searchMidgame), positions.MoveList, positions.DefaultOptions)
-	if len(errs) > 0 {
-		return errs[0]
-	}
-	b, err := p[0].Board(engine.Renju)
+	b, toMove, err := benchBoard(searchMidgame, engine.Renju)
 	if err != nil {
 		return err
 	}
-	rep, err := play.NewMCTS(1).Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
+	rep, err := play.NewMCTS(1).Search(c.Context, b, toMove, solver.Limits{Time: time.Second}, 1, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -162,14 +158,14 @@ func searchRates(c *cli.Context, out io.Writer) error {
 	for _, ev := range evals {
 		ab := play.NewAlphaBeta(16)
 		ab.Weights = ev.w
-		rep, err := ab.Search(c.Context, b, p[0].ToMove, solver.Limits{Time: time.Second}, 1, nil, nil)
+		rep, err := ab.Search(c.Context, b, toMove, solver.Limits{Time: time.Second}, 1, nil, nil)
 		if err != nil {
 			return err
 		}
 		ab = play.NewAlphaBeta(16)
 		ab.Weights = ev.w
 		start := time.Now()
-		if _, err := ab.Search(c.Context, b, p[0].ToMove, solver.Limits{Depth: 8}, 1, nil, nil); err != nil {
+		if _, err := ab.Search(c.Context, b, toMove, solver.Limits{Depth: 8}, 1, nil, nil); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "alpha-beta (%s): %.0f nodes/s, depth %d in 1 s (same position); depth 8 in %d ms\n",
@@ -192,17 +188,13 @@ const allMovesNodes = 200_000
 // allMovesGame, allMovesNodes nodes, one goroutine; the same nodes on every
 // machine.
 func allMovesRate(c *cli.Context, out io.Writer) error {
-	p, errs := positions.Parse("bench", []byte(allMovesGame), positions.MoveList, positions.DefaultOptions)
-	if len(errs) > 0 {
-		return errs[0]
-	}
-	b, err := p[0].Board(engine.Freestyle)
+	b, toMove, err := benchBoard(allMovesGame, engine.Freestyle)
 	if err != nil {
 		return err
 	}
 	v := solver.NewVCT(c.Int("memory"))
 	v.AllMoves = true
-	res, err := v.Search(c.Context, solver.Problem{Board: b, ToMove: p[0].ToMove, Attacker: p[0].ToMove}, solver.Limits{Nodes: allMovesNodes}, nil)
+	res, err := v.Search(c.Context, solver.Problem{Board: b, ToMove: toMove, Attacker: toMove}, solver.Limits{Nodes: allMovesNodes}, nil)
 	if err != nil {
 		return err
 	}
@@ -211,14 +203,25 @@ func allMovesRate(c *cli.Context, out io.Writer) error {
 	return nil
 }
 
+// benchBoard sets up a built-in move list (black first) under rule r and
+// returns the board and the side to move. Errors: the parser's and
+// Board's (neither happens with the built-in lists).
+func benchBoard(moves string, r engine.Rule) (*engine.Board, engine.Color, error) {
+	p, errs := positions.Parse("bench", []byte(moves), positions.MoveList, positions.DefaultOptions)
+	if len(errs) > 0 {
+		return nil, engine.Empty, errs[0]
+	}
+	b, err := p[0].Board(r)
+	if err != nil {
+		return nil, engine.Empty, err
+	}
+	return b, p[0].ToMove, nil
+}
+
 // playUndoRate plays and takes back a stone on every empty cell of the bench
 // game in turn for about d and returns pairs per second.
 func playUndoRate(d time.Duration) (float64, error) {
-	p, errs := positions.Parse("bench", []byte(benchGame), positions.MoveList, positions.DefaultOptions)
-	if len(errs) > 0 {
-		return 0, errs[0]
-	}
-	b, err := p[0].Board(engine.Renju)
+	b, _, err := benchBoard(benchGame, engine.Renju)
 	if err != nil {
 		return 0, err
 	}
