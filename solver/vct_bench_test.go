@@ -109,3 +109,18 @@ func BenchmarkQuietMoves(b *testing.B) {
 		r.quietMoves(threats)
 	}
 }
+
+// BenchmarkThreatCandidates lists the attacker's threat candidates of
+// allMovesBench's position at threat limit 3 (prove's child searches), the
+// board scan every expanded attacker node makes.
+func BenchmarkThreatCandidates(b *testing.B) {
+	pr := attackerToMove(b, allMovesBench...)
+	v := NewVCT(16)
+	r := v.newRun(pr.Board, pr.Attacker, NewBudget(context.Background(), Limits{}, nil))
+	buf := make([]engine.Point, 0, 256)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = r.threatCandidates(buf[:0], 3)
+	}
+}
