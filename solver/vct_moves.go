@@ -269,9 +269,7 @@ func (r *vctRun) threatCandidates(moves []engine.Point, k int) []engine.Point {
 	// one pass in board order: a cell is a candidate when marked above
 	// (renju) or when some line through it qualifies; nothing below marks
 	// any other cell
-	// Each cell's state is read once; a cell with no line pattern for
-	// either side (no stone within four along any line) is passed over at
-	// once unless marked.
+	// Each cell's state (both sides' patterns and threats) is read once.
 	n := b.Size()
 	for y := 0; y < n; y++ {
 		row := engine.PointAt(0, y)
@@ -280,16 +278,10 @@ func (r *vctRun) threatCandidates(moves []engine.Point, k int) []engine.Point {
 				continue
 			}
 			s := b.State(p)
-			ok := r.mark[p] == r.markGen
-			if !ok {
-				if uint32(s) == 0 {
-					continue // no pattern, no threat, for either side
-				}
-				ok = s.Threat(r.att) >= engine.ThreatFour
-				if !ok && maxLine(s.Patterns(r.att)) < weakest &&
-					(defNeed == engine.Dead || maxLine(s.Patterns(r.def)) < defNeed) {
-					continue // no line through p can qualify (most cells)
-				}
+			ok := r.mark[p] == r.markGen || s.Threat(r.att) >= engine.ThreatFour
+			if !ok && maxLine(s.Patterns(r.att)) < weakest &&
+				(defNeed == engine.Dead || maxLine(s.Patterns(r.def)) < defNeed) {
+				continue // no line through p can qualify (most cells)
 			}
 			for dir := engine.Direction(0); !ok && dir < engine.NumDirs; dir++ {
 				l := b.LinePattern(r.att, p, dir)
