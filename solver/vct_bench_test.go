@@ -99,9 +99,7 @@ func BenchmarkAllMoves(b *testing.B) {
 // BenchmarkQuietMoves orders the quiet moves of allMovesBench's position
 // (quietMoves: nearest stone first, then the windows' potential).
 func BenchmarkQuietMoves(b *testing.B) {
-	pr := attackerToMove(b, allMovesBench...)
-	v := NewVCT(16)
-	r := v.newRun(pr.Board, pr.Attacker, NewBudget(context.Background(), Limits{}, nil))
+	r := allMovesRun(b)
 	threats := r.threatCandidates(nil, 3)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -114,13 +112,19 @@ func BenchmarkQuietMoves(b *testing.B) {
 // allMovesBench's position at threat limit 3 (prove's child searches), the
 // board scan every expanded attacker node makes.
 func BenchmarkThreatCandidates(b *testing.B) {
-	pr := attackerToMove(b, allMovesBench...)
-	v := NewVCT(16)
-	r := v.newRun(pr.Board, pr.Attacker, NewBudget(context.Background(), Limits{}, nil))
+	r := allMovesRun(b)
 	buf := make([]engine.Point, 0, 256)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		buf = r.threatCandidates(buf[:0], 3)
 	}
+}
+
+// allMovesRun returns a search run (small tables, no limits) on
+// allMovesBench's position, the attacker to move: the setup of the
+// move-list benchmarks.
+func allMovesRun(b testing.TB) *vctRun {
+	pr := attackerToMove(b, allMovesBench...)
+	return NewVCT(16).newRun(pr.Board, pr.Attacker, NewBudget(context.Background(), Limits{}, nil))
 }

@@ -268,8 +268,8 @@ func (r *vctRun) threatCandidates(moves []engine.Point, k int) []engine.Point {
 	}
 	// one pass in board order: a cell is a candidate when marked above
 	// (renju) or when some line through it qualifies; nothing below marks
-	// any other cell
-	// Each cell's state (both sides' patterns and threats) is read once.
+	// any other cell. Each cell's state (both sides' packed line patterns
+	// and threats) is read once.
 	n := b.Size()
 	for y := 0; y < n; y++ {
 		row := engine.PointAt(0, y)
@@ -278,19 +278,20 @@ func (r *vctRun) threatCandidates(moves []engine.Point, k int) []engine.Point {
 				continue
 			}
 			s := b.State(p)
+			attPats, defPats := s.Patterns(r.att), s.Patterns(r.def)
 			ok := r.mark[p] == r.markGen || s.Threat(r.att) >= engine.ThreatFour
-			if !ok && maxLine(s.Patterns(r.att)) < weakest &&
-				(defNeed == engine.Dead || maxLine(s.Patterns(r.def)) < defNeed) {
+			if !ok && maxLine(attPats) < weakest &&
+				(defNeed == engine.Dead || maxLine(defPats) < defNeed) {
 				continue // no line through p can qualify (most cells)
 			}
 			for dir := engine.Direction(0); !ok && dir < engine.NumDirs; dir++ {
-				l := b.LinePattern(r.att, p, dir)
+				l := engine.LinePattern(attPats >> (4 * dir) & 0xf)
 				ok = l >= need && l != engine.Overline ||
 					nearNeed != engine.Dead && l >= nearNeed && l != engine.Overline && r.dirMark[dir][p] == near[dir]
 				if ok && k == 3 && l < engine.BlockedThree && r.dirMark[dir][p] != near[dir] {
 					ok = r.twoCanGrow(p, dir, near[dir])
 				}
-				if !ok && defNeed != engine.Dead && b.LinePattern(r.def, p, dir) >= defNeed {
+				if !ok && defNeed != engine.Dead && engine.LinePattern(defPats>>(4*dir)&0xf) >= defNeed {
 					ok = r.preBlocks(p, dir, k, defNeed)
 				}
 			}
