@@ -69,11 +69,12 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.DurationFlag{Name: "deepen-time", Usage: "with --deepen (only), the wall time a deepened defender move may take, all its quiet moves and levels together (0: 8 times --time); above 16 times --time it is shared out: a quiet move may take half of what is left (at least 8 times --time), and one cut short is tried again after the others with what they leave, starting from what the store kept; the deepenings inside take what their quiet move's share leaves, shared out the same way"},
 			&cli.IntFlag{Name: "zone-extensions", Value: 1, Usage: "with --deepen, how many times along a line a position proven at the last level of a deepening still deepens its defender moves left unknown, one level more, when its pass proof's zone holds at most 4 moves (a quiet move that leaves so few replies is nearly a threat of the order below); failures are recorded with the extensions counted as levels; 0: none (1 found I3's h5 in 13 s where one level failed within 2 minutes)"},
 			&cli.IntFlag{Name: "survey", Usage: "with --deepen, how many levels of deepening, from the top, decide every defender move of a quiet move's zone instead of stopping at the first left unknown (the farthest from the stones first; a no-win still stops it), storing each win, so that the hardest reply left unknown leaves the others proven and a rerun with --retry goes on with the quiet move that has the fewest replies left; deeper levels stop at the first; 0: none (as proving a quiet move as an opening of its own by hand, docs/solving.md)"},
-			&cli.Int64Flag{Name: "suggest-nodes", Value: defaultSuggestNodes, Usage: "with --deepen, the nodes of the alpha-beta search (one thread, the default evaluation, two best moves) that suggests the attacker's quiet moves a deepening tries first; a node limit, not a time, so that a rerun tries the same moves; 0: no suggestions"},
+			&cli.Int64Flag{Name: "suggest-nodes", Value: defaultSuggestNodes, Usage: "with --deepen, --descend or --best-first, the nodes of the alpha-beta search (one thread, the default evaluation, two best moves) that suggests the attacker's quiet moves a deepening tries first; a node limit, not a time, so that a rerun tries the same moves; 0: no suggestions"},
 			&cli.BoolFlag{Name: "retry", Usage: "with --tt, search again the defender moves that the store records as searched before, with no less --time (or --nodes), and left unknown, and deepen again with the quiet moves recorded as failed with no more --deepen levels, after the quiet moves not so recorded (without it those moves are reported unknown at once, the failed quiet moves skipped, and a defender move whose deepening ran out of a --deepen-time no shorter, with no more levels, is not deepened again, so that a resumed run, a descent's included, goes on to what was not tried yet)"},
 			&cli.BoolFlag{Name: "every-move", Usage: "when the pass search ends unknown, search every legal defender move all the same (without it the opening is then unknown at once: a defender stone only takes a cell from the attacker, so each defender move is about as hard as the pass position)"},
 			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error (with the search and its root's proof and disproof numbers, as solve --progress), and each step of a deepening (the quiet move tried, the inner pass search and zone, each inner defender move)"},
 			&cli.IntFlag{Name: "descend", Usage: "with --tt, levels of descent for a defender move still unknown after the deepening (\"down a line, then back up\", docs/solving.md): alpha-beta's quiet move played (--suggest-nodes) and the position after it proven as an opening of its own with these same flags, its replies left unknown descended in turn, up to this many attacker moves deep, then each level proven again from the store; the first defender move not so proven stops the opening; 0: none"},
+			&cli.DurationFlag{Name: "best-first", Usage: "with --tt, after the opening's defender moves are decided, prove those left unknown by a best-first search over quiet attacker moves for at most this wall time (proof-number search one level up, Allis's pn²: each reply left unknown opens its quiet moves, their initial proof numbers from the zone of a quick pass search; each quiet move is evaluated by proving the position after it as an opening, every reply within --time; the numbers go up the tree and the cheapest open reply at any depth goes next), then the opening again from the store; a rerun rebuilds the tree from the store and goes on (not with --deepen or --descend, nor with the attacker to move); 0: none"},
 			&cli.IntFlag{Name: "descend-moves", Value: 1, Usage: "with --descend, how many of alpha-beta's two best quiet moves a descent tries in turn at each defender move left unknown (1 or 2)"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
 		),
@@ -177,6 +178,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if c.Int("descend") < 0 || c.Int("descend") > 0 && c.String("tt") == "" {
 			return usagef("--descend %d: want 0 or more, and a store (--tt) to go back up from", c.Int("descend"))
 		}
+		if bf := c.Duration("best-first"); bf < 0 || bf > 0 && (c.String("tt") == "" || c.Int("deepen") > 0 || c.Int("descend") > 0) {
+			return usagef("--best-first %v: want 0 or more, with a store (--tt) to go back up through, and without --deepen or --descend", bf)
+		}
 		if m := c.Int("descend-moves"); m < 1 || m > 2 {
 			return usagef("--descend-moves %d: want 1 or 2", m)
 		}
@@ -223,7 +227,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			if opt.Deepen > 0 {
 				opt.ZoneExtensions, opt.Survey = c.Int("zone-extensions"), c.Int("survey")
 			}
-			if n := c.Int64("suggest-nodes"); n > 0 && (opt.Deepen > 0 || opt.Descend > 0) {
+			if n := c.Int64("suggest-nodes"); n > 0 && (opt.Deepen > 0 || opt.Descend > 0 || c.Duration("best-first") > 0) {
 				opt.Suggest = suggestMoves(n)
 			}
 			if sh != nil {
@@ -252,10 +256,18 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				fmt.Fprintf(out, "  %3d/%d %-4v %s\n", decided, total, ch.Move, childSummary(ch))
 			}
 			if att == p.ToMove {
+				if c.Duration("best-first") > 0 {
+					return usagef("--best-first: %s has the attacker to move; it proves an opening (the defender to move)", p.Label())
+				}
 				return proveToMove(c, slv, in, certOut, p, r, pr, lim, opt)
 			}
 			prove := slv.ProveOpening
-			if opt.Descend > 0 {
+			switch bf := c.Duration("best-first"); {
+			case bf > 0:
+				prove = func(ctx context.Context, pr solver.Problem, lim solver.Limits, opt solver.OpeningOptions) (solver.OpeningReport, error) {
+					return slv.BestFirstOpening(ctx, pr, lim, opt, bf)
+				}
+			case opt.Descend > 0:
 				prove = slv.DescendOpening
 			}
 			rep, err := prove(c.Context, pr, lim, opt)

@@ -421,6 +421,51 @@ func TestProveDeepen(t *testing.T) {
 	}
 }
 
+// TestProveBestFirst proves the renju square opening with searches of
+// 5,000 nodes by --best-first (a store, no deepening): the opening is won,
+// the moves left unknown without it won by quiet moves below, and verify
+// accepts the certificate; a rerun on the same store reads it back at
+// once. --best-first without a store, with --deepen or --descend, or
+// negative, is a usage error.
+func TestProveBestFirst(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "square.txt", squareOpening)
+	tt := filepath.Join(dir, "tt")
+	cert := filepath.Join(dir, "square.cert")
+	code, out, errOut := gomoku(t, "", "prove", "--rule", "renju", "--nodes", "5000", "--format", "json", in)
+	if code != exitOK {
+		t.Fatalf("prove: exit %d\n%s%s", code, out, errOut)
+	}
+	before := jsonLines(t, out)[0]
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "renju", "--nodes", "5000", "--best-first", "5m", "--tt", tt,
+		"--progress", "--proof", cert, in)
+	if code != exitOK || !strings.Contains(out, "result: win") {
+		t.Fatalf("prove --best-first: exit %d\n%s%s", code, out, errOut)
+	}
+	t.Logf("without it: %v, %v unknown; log:\n%s", before["result"], before["unknown"], errOut)
+	if before["unknown"].(float64) > 0 && !strings.Contains(errOut, "won, every reply proven") {
+		t.Errorf("%v moves unknown without --best-first, no quiet move proven below them in the log", before["unknown"])
+	}
+	code, out, errOut = gomoku(t, "", "verify", cert)
+	if code != exitOK || !strings.Contains(out, "valid certificate") {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "renju", "--nodes", "5000", "--best-first", "5m", "--tt", tt, "--format", "json", in)
+	if r := jsonLines(t, out)[0]; code != exitOK || r["result"] != "win" || r["won"] != r["children"] {
+		t.Fatalf("rerun: exit %d, %v\n%s", code, r, errOut)
+	}
+	for _, args := range [][]string{
+		{"--best-first", "1m"},
+		{"--best-first", "1m", "--tt", tt, "--deepen", "1"},
+		{"--best-first", "1m", "--tt", tt, "--descend", "1"},
+		{"--best-first", "-1m", "--tt", tt},
+	} {
+		if code, _, errOut = gomoku(t, "", append(append([]string{"prove"}, args...), in)...); code != exitUsage || !strings.Contains(errOut, "--best-first") {
+			t.Errorf("%v: exit %d, %s", args, code, errOut)
+		}
+	}
+}
+
 // TestProvePassUnknown: freestyle's D3 within 2,000 nodes a search, where
 // the pass search ends unknown: the opening is unknown, no defender move
 // searched, and the text says why; --every-move searches them (node

@@ -1,0 +1,446 @@
+package solver
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"gomoku/engine"
+)
+
+// Best-first proof over the quiet moves: proof-number search one level up
+// (Allis 1994, "Searching for solutions in games and artificial
+// intelligence", section 4.3: pn², a proof-number search whose leaves are
+// evaluated by a proof-number search of their own; Breuker 1998, chapter
+// 3). Its tree holds the positions between the searches: an AND node is a
+// position with the defender to move (the opening, or the position after
+// a quiet attacker move), evaluated by ProveOpening (its pass proof, its
+// zone's replies repaired or searched, each within the limits, no
+// deepening); an OR node is a reply those searches left unknown, the
+// attacker to move, expanded into quiet attacker moves (deepenMoves: the
+// engine's suggestions, the pass proof's first move, the rest by the
+// windows' potential, and the moves whose pass search the store holds as
+// a win), each probed by a short pass search (probeZones) whose zone, less
+// the replies the store already holds as proven, gives the move's initial
+// proof number. The numbers then go up the tree as in proof-number
+// search (an AND node's proof number the sum of its children's, its
+// disproof number their least; an OR node's the reverse), and each step
+// expands the most-proving node: the reply, among all the open ones at any
+// depth, whose proof would cost least by these counts. Descent
+// (descend.go) follows the engine's one line to the bottom and deepening
+// (deepen.go) gives fixed shares of time; this keeps every quiet move
+// tried open, and goes back to whichever is cheapest.
+//
+// Each evaluation goes through the store: its children's results are
+// written as they are decided, and a quiet move whose replies are all
+// proven is proven again from the store (deepen, one level), which
+// checks its proof and writes the reply's win above it. So a rerun
+// rebuilds the same tree from look-ups (a reply searched before within
+// the same limits is unknown at once, unless OpeningOptions.Retry) and
+// goes on where the last run stopped, and the opening's certificate is
+// made by ProveOpening from the store and checked before it is returned.
+
+// ErrBestFirstStore: BestFirstOpening was called on a Solver without a
+// Store, through which its proven quiet moves go back up.
+var ErrBestFirstStore = errors.New("the best-first proof needs a store (--tt)")
+
+// bfWidth is the most quiet moves a best-first OR node holds open at once
+// besides the suggested ones; when all of them fail (a reply a no-win, or
+// no threat), the next bfWidth of the probed moves are added.
+const bfWidth = 4
+
+// bfZoneUnit is the zone size, in defender moves, worth one unit of a
+// quiet move's initial proof number (1 + (zone-1)/bfZoneUnit): most
+// replies of a zone are repaired within a second (on freestyle's D8, 125
+// of 177 at 40 s each, 2026-12-06), so a zone of 60 is not 20 times the
+// work of an open three's 3.
+const bfZoneUnit = 8
+
+// bfNoZone is the initial proof number of a suggested quiet move whose
+// probe found no win within deepenProbeNodes: it is kept (alpha-beta's
+// choice), as if its zone were large.
+const bfNoZone = 8
+
+// bfInf is an infinite proof or disproof number.
+const bfInf = int64(1) << 40
+
+// bfText is a proof or disproof number for the log, ∞ for bfInf.
+func bfText(x int64) string {
+	if x >= bfInf {
+		return "∞"
+	}
+	return fmt.Sprint(x)
+}
+
+// bfNode is a node of the best-first tree: the move into it (NoPoint at
+// the root), whose turn (attacker true: an OR node), its proof and
+// disproof numbers, its children once expanded, and for an OR node the
+// probed moves not yet opened (rest).
+type bfNode struct {
+	move     engine.Point
+	attacker bool
+	pn, dn   int64
+	expanded bool
+	kids     []*bfNode
+	first    engine.Point // an AND node's pass proof's first move, once expanded
+	rest     []bfCand     // an OR node's probed moves not yet children
+}
+
+// bfCand is a probed quiet move and its initial proof number.
+type bfCand struct {
+	move engine.Point
+	pn   int64
+}
+
+// bfAdd is a+b, saturating at bfInf.
+func bfAdd(a, b int64) int64 {
+	if a >= bfInf-b {
+		return bfInf
+	}
+	return a + b
+}
+
+// update sets an expanded node's numbers from its children's: an OR node
+// the least proof number and the sum of the disproof numbers, an AND node
+// the reverse (Allis 1994, section 2.3). A node without children keeps
+// what its expansion set.
+func (n *bfNode) update() {
+	if !n.expanded || len(n.kids) == 0 {
+		return
+	}
+	if n.attacker {
+		n.pn, n.dn = bfInf, 0
+		for _, k := range n.kids {
+			n.pn = min(n.pn, k.pn)
+			n.dn = bfAdd(n.dn, k.dn)
+		}
+		return
+	}
+	n.pn, n.dn = 0, bfInf
+	for _, k := range n.kids {
+		n.pn = bfAdd(n.pn, k.pn)
+		n.dn = min(n.dn, k.dn)
+	}
+}
+
+// pick returns the child to descend to: at an OR node the least proof
+// number, at an AND node the least disproof number, ties to the first;
+// nil when every child is decided.
+func (n *bfNode) pick() *bfNode {
+	var best *bfNode
+	for _, k := range n.kids {
+		if k.pn == 0 || k.dn == 0 {
+			continue
+		}
+		if best == nil || n.attacker && k.pn < best.pn || !n.attacker && k.dn < best.dn {
+			best = k
+		}
+	}
+	return best
+}
+
+// BestFirstOpening proves pr (the defender to move) by the best-first
+// search described above, for at most budget of wall time (0: until ctx
+// ends or the tree is decided), on top of s.Store (required: the way back
+// up is through it). opt's Jobs, Suggest, Retry, Log, Progress (the
+// opening's own children) and SearchProgress apply; its Deepen, Descend,
+// Survey and FailFast do not (every evaluation is ProveOpening without
+// deepening). The report is ProveOpening's of pr, made again from the
+// store when the search stops (its certificate, for a win, checked).
+// Errors: ProveOpening's, the probes' and the store's; ErrBestFirstStore
+// without a store; ctx's when cancelled (the report is then the first
+// evaluation's).
+func (s *Solver) BestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration) (OpeningReport, error) {
+	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0)
+}
+
+// bestFirstOpening is BestFirstOpening stopping after at most expansions
+// expansions (0: no limit).
+func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration, expansions int) (OpeningReport, error) {
+	if s.Store == nil {
+		return OpeningReport{}, ErrBestFirstStore
+	}
+	opt.Deepen, opt.Descend, opt.Survey, opt.FailFast, opt.ZoneExtensions = 0, 0, 0, false, 0
+	rep, err := s.ProveOpening(ctx, pr, lim, opt)
+	if err != nil || rep.Status != StatusUnknown || !rep.PassZone || rep.Skipped > 0 || ctx.Err() != nil {
+		return rep, err
+	}
+	bctx := ctx
+	if budget > 0 {
+		var cancel context.CancelFunc
+		bctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	bf := &bestFirst{s: s, pr: pr, lim: lim, opt: opt, most: expansions}
+	bf.opt.Progress = nil
+	root := &bfNode{move: engine.NoPoint, expanded: true, first: rep.Pass.Proof.Root.Move}
+	bf.setAND(root, rep)
+	if err := bf.run(bctx, root); err != nil && bctx.Err() == nil {
+		return rep, err
+	}
+	if ctx.Err() != nil {
+		return rep, ctx.Err()
+	}
+	bf.log(fmt.Sprintf("best-first: stopped after %d expansions, root proof number %s, disproof number %s: the opening again, from the store", bf.expansions, bfText(root.pn), bfText(root.dn)))
+	opt.Progress = nil // listed once, by the first evaluation
+	again, err := s.ProveOpening(ctx, pr, lim, opt)
+	again.Nodes += rep.Nodes + bf.nodes
+	return again, err
+}
+
+// bestFirst is one best-first search's state: the solver, the opening,
+// the limits and options of each evaluation, and its counts.
+type bestFirst struct {
+	s          *Solver
+	pr         Problem
+	lim        Limits
+	opt        OpeningOptions
+	expansions int
+	most       int // the most expansions (0: no limit)
+	nodes      int64
+}
+
+// log sends a line to the options' Log, if any.
+func (bf *bestFirst) log(line string) {
+	if bf.opt.Log != nil {
+		bf.opt.Log(line)
+	}
+}
+
+// setAND gives an AND node the children its evaluation rep left unknown
+// (OR leaves, proof and disproof numbers 1) and its numbers: proven when
+// rep is a win, disproven when it is a no-win or its pass search found no
+// zone.
+func (bf *bestFirst) setAND(n *bfNode, rep OpeningReport) {
+	n.expanded = true
+	n.kids = nil
+	switch {
+	case rep.Status == StatusWin:
+		n.pn, n.dn = 0, bfInf
+		return
+	case rep.Status == StatusNoWin || !rep.PassZone || rep.Skipped > 0:
+		n.pn, n.dn = bfInf, 0
+		return
+	}
+	n.first = rep.Pass.Proof.Root.Move
+	for _, ch := range rep.Children {
+		if ch.Status == StatusUnknown {
+			n.kids = append(n.kids, &bfNode{move: ch.Move, attacker: true, pn: 1, dn: 1})
+		}
+	}
+	if len(n.kids) == 0 {
+		// cut short before any reply was left unknown: nothing to open
+		n.pn, n.dn = bfInf, 0
+		return
+	}
+	n.update()
+}
+
+// run expands the most-proving node until the root is decided or ctx
+// ends. Errors: an evaluation's or the store's.
+func (bf *bestFirst) run(ctx context.Context, root *bfNode) error {
+	b := engine.Scratch(bf.pr.Board)
+	defer engine.Release(b)
+	att := bf.pr.Attacker
+	for ctx.Err() == nil && root.pn != 0 && root.dn != 0 && (bf.most == 0 || bf.expansions < bf.most) {
+		// down to the most-proving node, the moves played on b
+		path := []*bfNode{root}
+		for n := root; n.expanded; {
+			k := n.pick()
+			if k == nil {
+				break
+			}
+			c := att
+			if k.attacker { // the defender moved into it
+				c = att.Opponent()
+			}
+			b.Play(k.move, c)
+			path = append(path, k)
+			n = k
+		}
+		leaf := path[len(path)-1]
+		var err error
+		if leaf.attacker {
+			err = bf.expandOR(ctx, b, path)
+		} else {
+			err = bf.expandAND(ctx, b, path)
+		}
+		bf.expansions++
+		// back up: the numbers, and every quiet move now proven written
+		// as its reply's win (deepen from the store)
+		for i := len(path) - 1; i >= 0 && err == nil; i-- {
+			n := path[i]
+			n.update()
+			if n.attacker && n.rest != nil && n.dn == 0 && n.pn != 0 {
+				bf.widen(n) // every quiet move tried failed: the next ones
+				n.update()
+			}
+			if i > 0 && !n.attacker && n.pn == 0 && ctx.Err() == nil {
+				err = bf.backUp(ctx, b, path[i], quietMoves(path[:i+1]))
+			}
+			if i > 0 {
+				b.Undo()
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expandAND evaluates the AND leaf at the end of path (b the position,
+// the defender to move after its quiet move) by ProveOpening.
+func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	n := path[len(path)-1]
+	sub, ok := bf.limAt(quietMoves(path))
+	if !ok {
+		n.expanded, n.pn, n.dn = true, bfInf, 0 // no attacker moves left
+		return nil
+	}
+	opt := bf.opt
+	opt.inner = true // the survey's order; a no-win ends it
+	rep, err := bf.s.ProveOpening(ctx, Problem{Board: b, ToMove: bf.pr.Attacker.Opponent(), Attacker: bf.pr.Attacker}, sub, opt)
+	bf.nodes += rep.Nodes
+	if err != nil || ctx.Err() != nil {
+		return err // cut short: left as it was, to be expanded again
+	}
+	bf.setAND(n, rep)
+	bf.log(fmt.Sprintf("best-first %d: after %s: pass %v, zone %d: %v (%d won, %d unknown, %d no-win; %.1f s)",
+		bf.expansions+1, pathText(path), rep.Pass.Status, rep.Total, rep.Status, rep.Won, rep.Unknown, rep.NoWin, rep.Elapsed.Seconds()))
+	return nil
+}
+
+// expandOR opens the OR leaf at the end of path (b the position, the
+// attacker to move after a defender reply): its quiet moves probed, the
+// suggested ones and the bfWidth cheapest by zone as children, the rest
+// kept for widen. A node with no quiet move that threatens anything is
+// disproven.
+func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	n := path[len(path)-1]
+	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
+	var suggested []engine.Point
+	if bf.opt.Suggest != nil {
+		suggested = bf.opt.Suggest(ctx, b.Clone(), pr.Attacker)
+	}
+	parent := path[len(path)-2]
+	moves, guided := deepenMoves(pr, parent.first, suggested, deepenProbed)
+	stored, err := bf.s.storedPassMoves(pr, moves)
+	if err != nil {
+		return err
+	}
+	moves = append(moves, stored...)
+	lim, _ := bf.limAt(quietMoves(path))
+	zones, err := bf.s.probeZones(ctx, pr, moves, deepenProbeNodes, lim.Depth, nil, nil)
+	if err != nil || ctx.Err() != nil {
+		return err
+	}
+	var lead, cands []bfCand
+	for i, m := range moves {
+		switch {
+		case zones[i] != noZone:
+			c := bfCand{m, int64(1 + max(0, zones[i]-1)/bfZoneUnit)}
+			if i < guided {
+				lead = append(lead, c)
+			} else {
+				cands = append(cands, c)
+			}
+		case i < guided:
+			lead = append(lead, bfCand{m, bfNoZone})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, c bfCand) int { return cmp.Compare(a.pn, c.pn) })
+	n.expanded, n.rest = true, cands
+	for _, c := range lead {
+		n.kids = append(n.kids, &bfNode{move: c.move, pn: c.pn, dn: 1})
+	}
+	bf.widen(n)
+	if len(n.kids) == 0 {
+		n.pn, n.dn = bfInf, 0
+	}
+	var open []string
+	for _, k := range n.kids {
+		open = append(open, fmt.Sprintf("%v %d", k.move, k.pn))
+	}
+	bf.log(fmt.Sprintf("best-first %d: after %s: %d quiet moves probed, opened (with their proof numbers): %s",
+		bf.expansions+1, pathText(path), len(moves), strings.Join(open, ", ")))
+	return nil
+}
+
+// widen opens the next bfWidth of an OR node's probed moves.
+func (bf *bestFirst) widen(n *bfNode) {
+	k := min(bfWidth, len(n.rest))
+	for _, c := range n.rest[:k] {
+		n.kids = append(n.kids, &bfNode{move: c.move, pn: c.pn, dn: 1})
+	}
+	n.rest = n.rest[k:]
+	if len(n.rest) == 0 {
+		n.rest = nil
+	}
+}
+
+// backUp writes the win of the reply above the proven AND node n, the
+// q-th quiet move of its line (b the position after it): deepen, one
+// level, from the store, which checks the proof. A quiet move that does
+// not prove again (a result the store no longer serves within the limits)
+// is disproven.
+func (bf *bestFirst) backUp(ctx context.Context, b *engine.Board, n *bfNode, q int) error {
+	b.Undo() // the position before the quiet move, the attacker to move
+	defer b.Play(n.move, bf.pr.Attacker)
+	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
+	up := bf.opt
+	up.Log, up.Progress, up.pool = nil, nil, nil
+	lim, _ := bf.limAt(q - 1)
+	a, ok, err := bf.s.deepen(ctx, pr, n.move, 1, lim, up)
+	if err != nil || ctx.Err() != nil {
+		return err
+	}
+	if !ok {
+		n.pn, n.dn = bfInf, 0
+		bf.log(fmt.Sprintf("best-first: %v proven below but not again from the store: dropped", n.move))
+		return nil
+	}
+	bf.log(fmt.Sprintf("best-first: %v won, every reply proven (proof %d moves)", n.move, a.Proof.Len()))
+	return bf.s.remember(pr, ModeWin, lim, a)
+}
+
+// limAt is the limits of a position below q quiet attacker moves of the
+// tree: one attacker move fewer (Limits.Depth, when set) for each, as
+// deepen gives its inner proof; ok false when none is left.
+func (bf *bestFirst) limAt(q int) (lim Limits, ok bool) {
+	lim = bf.lim
+	if lim.Depth > 0 {
+		if lim.Depth -= q; lim.Depth <= 0 {
+			return lim, false
+		}
+	}
+	return lim, true
+}
+
+// quietMoves is the number of quiet attacker moves (AND nodes) on path
+// below the root.
+func quietMoves(path []*bfNode) int {
+	q := 0
+	for _, n := range path[1:] {
+		if !n.attacker {
+			q++
+		}
+	}
+	return q
+}
+
+// pathText is the moves of path below the root, in order.
+func pathText(path []*bfNode) string {
+	var ms []engine.Point
+	for _, n := range path[1:] {
+		ms = append(ms, n.move)
+	}
+	if len(ms) == 0 {
+		return "the opening"
+	}
+	return engine.FormatPoints(ms)
+}

@@ -1,0 +1,156 @@
+package solver
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gomoku/engine"
+	"gomoku/solver/proof"
+	"gomoku/solver/store"
+)
+
+// squareAfterG8 is TestDescendOpening's position: the square opening
+// after white h10 and black g8, white to move, black the attacker.
+func squareAfterG8(t *testing.T) Problem {
+	t.Helper()
+	cpr, _, _ := squareAfterH10(t)
+	b := cpr.Board.Clone()
+	g8, _ := engine.ParsePoint("g8", 15)
+	b.Play(g8, engine.Black)
+	return Problem{Board: b, ToMove: engine.White, Attacker: engine.Black}
+}
+
+// TestBestFirstOpening: within 20 nodes a search, ProveOpening leaves
+// squareAfterG8 unknown (its pass proof's zone known); the best-first
+// search over the quiet moves proves it, with no suggestions (the pass
+// proof's first move and the potentials only) and with them, in both
+// cases a certificate that proof.VerifyCertificate accepts, and the log
+// shows quiet moves opened below a reply, proven and written back up.
+// The same on two jobs (go test -race).
+func TestBestFirstOpening(t *testing.T) {
+	pr := squareAfterG8(t)
+	lim := Limits{Nodes: 20}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		suggest func(context.Context, *engine.Board, engine.Color) []engine.Point
+		jobs    int
+	}{{"unguided", nil, 1}, {"suggested", passFirstMove, 1}, {"two jobs", passFirstMove, 2}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := storedSolver(t)
+			rep, err := s.ProveOpening(ctx, pr, lim, OpeningOptions{})
+			if err != nil || rep.Status != StatusUnknown || !rep.PassZone {
+				t.Fatalf("without it: %v (zone %v), %v; want unknown with a zone", rep.Status, rep.PassZone, err)
+			}
+			var lines []string
+			opt := OpeningOptions{Suggest: tc.suggest, Jobs: tc.jobs, Log: func(l string) { lines = append(lines, l) }}
+			if tc.jobs > 1 {
+				opt.Log = nil // the searches' lines from several goroutines
+			}
+			rep, err = s.BestFirstOpening(ctx, pr, lim, opt, 0)
+			if err != nil || rep.Status != StatusWin || rep.Certificate == nil {
+				t.Fatalf("best-first: %v, %v (%d of %d won); log:\n%s", rep.Status, err, rep.Won, rep.Total, strings.Join(lines, "\n"))
+			}
+			if _, err := proof.VerifyCertificate(ctx, rep.Certificate); err != nil {
+				t.Fatalf("the checker rejects the certificate: %v", err)
+			}
+			if opt.Log == nil {
+				return
+			}
+			t.Logf("log:\n%s", strings.Join(lines, "\n"))
+			opened := slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "quiet moves probed, opened") })
+			backed := slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "won, every reply proven") })
+			if !opened || !backed {
+				t.Errorf("no quiet moves opened, or none written back up, in the log:\n%s", strings.Join(lines, "\n"))
+			}
+		})
+	}
+}
+
+// TestBestFirstResumes: a best-first search cut short after three
+// expansions (two replies opened, one quiet move evaluated) leaves its
+// results in an on-disk store; a new process's search (a new Solver on
+// the reopened store) goes on from them to a checked win, in fewer nodes
+// than a fresh search of the whole takes.
+func TestBestFirstResumes(t *testing.T) {
+	pr := squareAfterG8(t)
+	lim := Limits{Nodes: 20}
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "tt")
+	open := func() (*Solver, *Store) {
+		st, err := OpenStore(dir, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewSolver(16)
+		s.PassThreats, s.Store = true, st
+		return s, st
+	}
+	s, st := open()
+	rep, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 3)
+	if err != nil || rep.Status == StatusWin {
+		t.Fatalf("cut short: %v, %v; want no win (the test needs a cut)", rep.Status, err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, st = open()
+	defer st.Close()
+	resumed, err := s.BestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0)
+	if err != nil || resumed.Status != StatusWin || resumed.Certificate == nil {
+		t.Fatalf("resumed: %v, %v", resumed.Status, err)
+	}
+	if _, err := proof.VerifyCertificate(ctx, resumed.Certificate); err != nil {
+		t.Fatalf("the checker rejects the certificate: %v", err)
+	}
+	fresh, _ := storedSolver(t)
+	whole, err := fresh.BestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0)
+	if err != nil || whole.Status != StatusWin {
+		t.Fatalf("fresh: %v, %v", whole.Status, err)
+	}
+	if resumed.Nodes >= whole.Nodes {
+		t.Errorf("resumed in %d nodes, fresh in %d: nothing read back", resumed.Nodes, whole.Nodes)
+	}
+	t.Logf("cut after 3 expansions: %d nodes; resumed %d nodes; fresh %d nodes", rep.Nodes, resumed.Nodes, whole.Nodes)
+}
+
+// TestBestFirstNumbers: the numbers of proof-number search (Allis 1994,
+// section 2.3) on a hand-made tree: an OR node takes its children's least
+// proof number and the sum of their disproof numbers, an AND node the
+// reverse; pick follows the least proof number at an OR node and the
+// least disproof number at an AND node, passing decided children; sums
+// saturate at bfInf.
+func TestBestFirstNumbers(t *testing.T) {
+	or := &bfNode{attacker: true, expanded: true, kids: []*bfNode{{pn: 5, dn: 1}, {pn: 2, dn: 3}, {pn: 0, dn: bfInf}}}
+	or.update()
+	if or.pn != 0 || or.dn != bfInf {
+		t.Errorf("OR with a proven child: pn %d dn %d, want 0 and infinite", or.pn, or.dn)
+	}
+	if k := or.pick(); k != or.kids[1] {
+		t.Errorf("OR picks %+v, want the undecided child of least proof number", k)
+	}
+	or.kids = or.kids[:2]
+	or.update()
+	if or.pn != 2 || or.dn != 4 {
+		t.Errorf("OR: pn %d dn %d, want 2 and 4", or.pn, or.dn)
+	}
+	and := &bfNode{expanded: true, kids: []*bfNode{{attacker: true, pn: 3, dn: 2}, {attacker: true, pn: 4, dn: 1}, {attacker: true, pn: 0, dn: bfInf}}}
+	and.update()
+	if and.pn != 7 || and.dn != 1 {
+		t.Errorf("AND: pn %d dn %d, want 7 and 1", and.pn, and.dn)
+	}
+	if k := and.pick(); k != and.kids[1] {
+		t.Errorf("AND picks %+v, want the child of least disproof number", k)
+	}
+	and.kids = append(and.kids, &bfNode{attacker: true, pn: bfInf, dn: 0})
+	and.update()
+	if and.pn != bfInf || and.dn != 0 {
+		t.Errorf("AND with a disproven child: pn %d dn %d, want infinite and 0", and.pn, and.dn)
+	}
+	if bfAdd(bfInf-1, 5) != bfInf || bfAdd(2, 3) != 5 {
+		t.Errorf("bfAdd does not saturate")
+	}
+}
