@@ -65,6 +65,17 @@ const bfZoneUnit = 8
 // choice), as if its zone were large.
 const bfNoZone = 8
 
+// bfUnknownStep is how many replies an evaluation of a quiet move may
+// leave unknown before it stops (OpeningOptions.unknownCap), and how many
+// more each time it goes on: the replies not yet decided wait in a rest
+// leaf, whose proof number is their count's (1 + n/bfZoneUnit), and when
+// the rest is the most-proving node the evaluation goes on from the
+// store with bfUnknownStep more. A quiet move with many hard replies so
+// costs a few searches of --time before the search can turn elsewhere,
+// not one for each reply (on D6, g8's i10 left 7 of 67 unknown in 289 s,
+// j8's f8 took more than 20 minutes, 2026-12-06).
+const bfUnknownStep = 3
+
 // bfInf is an infinite proof or disproof number.
 const bfInf = int64(1) << 40
 
@@ -88,6 +99,8 @@ type bfNode struct {
 	kids     []*bfNode
 	first    engine.Point // an AND node's pass proof's first move, once expanded
 	rest     []bfCand     // an OR node's probed moves not yet children
+	cap      int          // an AND node's unknownCap at its last evaluation (0: none)
+	more     bool         // the rest leaf of an AND node evaluated in part: its replies not yet decided
 }
 
 // bfCand is a probed quiet move and its initial proof number.
@@ -155,12 +168,13 @@ func (n *bfNode) pick() *bfNode {
 // without a store; ctx's when cancelled (the report is then the first
 // evaluation's).
 func (s *Solver) BestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration) (OpeningReport, error) {
-	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0)
+	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep)
 }
 
 // bestFirstOpening is BestFirstOpening stopping after at most expansions
-// expansions (0: no limit).
-func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration, expansions int) (OpeningReport, error) {
+// expansions (0: no limit), its evaluations' unknown replies capped in
+// steps of step (bfUnknownStep).
+func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration, expansions, step int) (OpeningReport, error) {
 	if s.Store == nil {
 		return OpeningReport{}, ErrBestFirstStore
 	}
@@ -175,7 +189,7 @@ func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, o
 		bctx, cancel = context.WithTimeout(ctx, budget)
 		defer cancel()
 	}
-	bf := &bestFirst{s: s, pr: pr, lim: lim, opt: opt, most: expansions}
+	bf := &bestFirst{s: s, pr: pr, lim: lim, opt: opt, most: expansions, step: max(1, step)}
 	bf.opt.Progress = nil
 	root := &bfNode{move: engine.NoPoint, expanded: true, first: rep.Pass.Proof.Root.Move}
 	bf.setAND(root, rep)
@@ -201,6 +215,7 @@ type bestFirst struct {
 	opt        OpeningOptions
 	expansions int
 	most       int // the most expansions (0: no limit)
+	step       int // bfUnknownStep
 	nodes      int64
 }
 
@@ -212,11 +227,14 @@ func (bf *bestFirst) log(line string) {
 }
 
 // setAND gives an AND node the children its evaluation rep left unknown
-// (OR leaves, proof and disproof numbers 1) and its numbers: proven when
-// rep is a win, disproven when it is a no-win or its pass search found no
-// zone.
+// and its numbers: proven when rep is a win, disproven when it is a
+// no-win or its pass search found no zone. A reply already a child keeps
+// its node (and the tree below it); a new one is an OR leaf (proof and
+// disproof numbers 1). An evaluation stopped at its cap of unknown
+// replies adds a rest leaf for the replies not yet decided.
 func (bf *bestFirst) setAND(n *bfNode, rep OpeningReport) {
 	n.expanded = true
+	old := n.kids
 	n.kids = nil
 	switch {
 	case rep.Status == StatusWin:
@@ -228,9 +246,18 @@ func (bf *bestFirst) setAND(n *bfNode, rep OpeningReport) {
 	}
 	n.first = rep.Pass.Proof.Root.Move
 	for _, ch := range rep.Children {
-		if ch.Status == StatusUnknown {
+		if ch.Status != StatusUnknown {
+			continue
+		}
+		i := slices.IndexFunc(old, func(k *bfNode) bool { return !k.more && k.move == ch.Move })
+		if i >= 0 {
+			n.kids = append(n.kids, old[i])
+		} else {
 			n.kids = append(n.kids, &bfNode{move: ch.Move, attacker: true, pn: 1, dn: 1})
 		}
+	}
+	if left := rep.Total - len(rep.Children); left > 0 && n.cap > 0 && rep.Unknown >= n.cap {
+		n.kids = append(n.kids, &bfNode{move: engine.NoPoint, attacker: true, more: true, pn: int64(1 + left/bfZoneUnit), dn: 1})
 	}
 	if len(n.kids) == 0 {
 		// cut short before any reply was left unknown: nothing to open
@@ -254,6 +281,9 @@ func (bf *bestFirst) run(ctx context.Context, root *bfNode) error {
 			if k == nil {
 				break
 			}
+			if k.more {
+				break // n's evaluation goes on
+			}
 			c := att
 			if k.attacker { // the defender moved into it
 				c = att.Opponent()
@@ -263,6 +293,9 @@ func (bf *bestFirst) run(ctx context.Context, root *bfNode) error {
 			n = k
 		}
 		leaf := path[len(path)-1]
+		if leaf.attacker && leaf.expanded {
+			return fmt.Errorf("internal error: best-first: no child to expand below %s", pathText(path))
+		}
 		var err error
 		if leaf.attacker {
 			err = bf.expandOR(ctx, b, path)
@@ -293,8 +326,11 @@ func (bf *bestFirst) run(ctx context.Context, root *bfNode) error {
 	return nil
 }
 
-// expandAND evaluates the AND leaf at the end of path (b the position,
-// the defender to move after its quiet move) by ProveOpening.
+// expandAND evaluates the AND node at the end of path (b the position,
+// the defender to move after its quiet move) by ProveOpening: a leaf up
+// to bfUnknownStep replies left unknown, one evaluated in part (its rest
+// leaf the most-proving node) bfUnknownStep more, the decided replies
+// read back from the store.
 func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfNode) error {
 	n := path[len(path)-1]
 	sub, ok := bf.limAt(quietMoves(path))
@@ -304,14 +340,26 @@ func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfN
 	}
 	opt := bf.opt
 	opt.inner = true // the survey's order; a no-win ends it
+	if n != path[0] {
+		n.cap += bf.step
+		opt.unknownCap = n.cap
+	}
 	rep, err := bf.s.ProveOpening(ctx, Problem{Board: b, ToMove: bf.pr.Attacker.Opponent(), Attacker: bf.pr.Attacker}, sub, opt)
 	bf.nodes += rep.Nodes
 	if err != nil || ctx.Err() != nil {
 		return err // cut short: left as it was, to be expanded again
 	}
+	again := n.expanded
 	bf.setAND(n, rep)
-	bf.log(fmt.Sprintf("best-first %d: after %s: pass %v, zone %d: %v (%d won, %d unknown, %d no-win; %.1f s)",
-		bf.expansions+1, pathText(path), rep.Pass.Status, rep.Total, rep.Status, rep.Won, rep.Unknown, rep.NoWin, rep.Elapsed.Seconds()))
+	how := ""
+	if again {
+		how = ", continued"
+	}
+	if left := rep.Total - len(rep.Children); left > 0 && rep.Status == StatusUnknown {
+		how += fmt.Sprintf(", %d not yet decided", left)
+	}
+	bf.log(fmt.Sprintf("best-first %d: after %s: pass %v, zone %d: %v (%d won, %d unknown, %d no-win%s; %.1f s)",
+		bf.expansions+1, pathText(path), rep.Pass.Status, rep.Total, rep.Status, rep.Won, rep.Unknown, rep.NoWin, how, rep.Elapsed.Seconds()))
 	return nil
 }
 

@@ -90,7 +90,7 @@ func TestBestFirstResumes(t *testing.T) {
 		return s, st
 	}
 	s, st := open()
-	rep, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 3)
+	rep, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 3, bfUnknownStep)
 	if err != nil || rep.Status == StatusWin {
 		t.Fatalf("cut short: %v, %v; want no win (the test needs a cut)", rep.Status, err)
 	}
@@ -115,6 +115,54 @@ func TestBestFirstResumes(t *testing.T) {
 		t.Errorf("resumed in %d nodes, fresh in %d: nothing read back", resumed.Nodes, whole.Nodes)
 	}
 	t.Logf("cut after 3 expansions: %d nodes; resumed %d nodes; fresh %d nodes", rep.Nodes, resumed.Nodes, whole.Nodes)
+}
+
+// TestBestFirstUnknownCap: an evaluation capped at one reply left unknown
+// (OpeningOptions.unknownCap) decides squareAfterG8's e8 and j8 and stops
+// before f8. In the best-first tree, black's g9 after white f8, its
+// evaluation capped at one reply left unknown, gets that reply and a rest
+// leaf; evaluated again, the cap one higher each time, the rest is
+// decided within three evaluations, the rest leaf gone, and the first
+// reply keeps its node (with what was below it).
+func TestBestFirstUnknownCap(t *testing.T) {
+	pr := squareAfterG8(t)
+	lim := Limits{Nodes: 20}
+	ctx := context.Background()
+	s, _ := storedSolver(t)
+	rep, err := s.ProveOpening(ctx, pr, lim, OpeningOptions{inner: true, unknownCap: 1})
+	if err != nil || rep.Status != StatusUnknown || rep.Unknown != 1 || len(rep.Children) >= rep.Total {
+		t.Fatalf("capped at 1: %v, %v; %d of %d decided, %d unknown; want a cut after the first unknown", rep.Status, err, len(rep.Children), rep.Total, rep.Unknown)
+	}
+	// the best-first tree's node for g9 below f8, evaluated twice
+	s, _ = storedSolver(t)
+	bf := &bestFirst{s: s, pr: pr, lim: lim, step: 1}
+	b := pr.Board.Clone()
+	f8, _ := engine.ParsePoint("f8", 15)
+	g9, _ := engine.ParsePoint("g9", 15)
+	b.Play(f8, engine.White)
+	b.Play(g9, engine.Black)
+	and := &bfNode{move: g9}
+	path := []*bfNode{{move: engine.NoPoint, expanded: true}, {move: f8, attacker: true, expanded: true}, and}
+	if err := bf.expandAND(ctx, b, path); err != nil {
+		t.Fatal(err)
+	}
+	if len(and.kids) != 2 || !and.kids[1].more || and.kids[0].more || and.pn < 2 {
+		t.Fatalf("capped at 1: %d children (want a reply and the rest leaf), pn %d", len(and.kids), and.pn)
+	}
+	first := and.kids[0]
+	first.pn = 7 // a subtree below it, to be kept
+	more := func() bool { return slices.ContainsFunc(and.kids, func(k *bfNode) bool { return k.more }) }
+	for more() && and.cap < 3 {
+		if err := bf.expandAND(ctx, b, path); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(and.kids, first) || and.pn < 8 {
+			t.Fatalf("continued at cap %d: the first reply's node not kept (pn %d)", and.cap, and.pn)
+		}
+	}
+	if more() || and.cap < 2 {
+		t.Errorf("after %d evaluations: the rest leaf still there (zone 3)", and.cap)
+	}
 }
 
 // TestBestFirstNumbers: the numbers of proof-number search (Allis 1994,

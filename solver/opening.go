@@ -154,6 +154,10 @@ type OpeningOptions struct {
 	// inner marks the proof of a position inside a deepening (deepen), the
 	// only place ZoneExtensions applies.
 	inner bool
+	// unknownCap, when above 0, stops the children's decisions (those in
+	// flight cancelled and left out) once that many are left unknown: the
+	// best-first search's evaluation of a quiet move (bestfirst.go).
+	unknownCap int
 }
 
 // smallZone is the largest pass-proof zone, in defender moves, that earns
@@ -397,15 +401,15 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 	// a survey (a deepening's inner opening without FailFast) a no-win
 	// does
 	wctx, cancel := ctx, context.CancelFunc(func() {})
-	if opt.FailFast || opt.inner {
+	if opt.FailFast || opt.inner || opt.unknownCap > 0 {
 		wctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
 	// the searched moves; progress in the order they are decided
 	var mu sync.Mutex
 	var firstErr error
-	decided := 0
-	failed := false // opt.FailFast and a child not won, or a survey's no-win
+	decided, unknown := 0, 0
+	failed := false // opt.FailFast and a child not won, a survey's no-win, or opt.unknownCap reached
 	var cut int64   // the nodes of the children left out, cut short
 	opt.pool.run(s, len(jobs), top, func(slv *Solver, i int) bool {
 		mu.Lock()
@@ -458,7 +462,11 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 			}
 		case wctx.Err() == nil || ch.Status != StatusUnknown:
 			out[k], done[k] = ch, true
-			if opt.FailFast && !ch.Skipped && ch.Status != StatusWin || opt.inner && ch.Status == StatusNoWin {
+			if ch.Status == StatusUnknown && !ch.Skipped {
+				unknown++
+			}
+			if opt.FailFast && !ch.Skipped && ch.Status != StatusWin || opt.inner && ch.Status == StatusNoWin ||
+				opt.unknownCap > 0 && unknown >= opt.unknownCap {
 				failed = true
 				cancel()
 			}
