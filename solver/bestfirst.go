@@ -163,7 +163,9 @@ func (n *bfNode) pick() *bfNode {
 // opening's own children) and SearchProgress apply; its Deepen, Descend,
 // Survey and FailFast do not (every evaluation is ProveOpening without
 // deepening). The report is ProveOpening's of pr, made again from the
-// store when the search stops (its certificate, for a win, checked).
+// store when the search stops (its certificate, for a win, checked), its
+// nodes and time those of the whole search (the probes' nodes not
+// counted).
 // Errors: ProveOpening's, the probes' and the store's; ErrBestFirstStore
 // without a store; ctx's when cancelled (the report is then the first
 // evaluation's).
@@ -178,6 +180,7 @@ func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, o
 	if s.Store == nil {
 		return OpeningReport{}, ErrBestFirstStore
 	}
+	start := time.Now()
 	opt.Deepen, opt.Descend, opt.Survey, opt.FailFast, opt.ZoneExtensions = 0, 0, 0, false, 0
 	rep, err := s.ProveOpening(ctx, pr, lim, opt)
 	if err != nil || rep.Status != StatusUnknown || !rep.PassZone || rep.Skipped > 0 || ctx.Err() != nil {
@@ -197,12 +200,15 @@ func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, o
 		return rep, err
 	}
 	if ctx.Err() != nil {
+		rep.Nodes += bf.nodes
+		rep.Elapsed = time.Since(start)
 		return rep, ctx.Err()
 	}
 	bf.log(fmt.Sprintf("best-first: stopped after %d expansions, root proof number %s, disproof number %s: the opening again, from the store", bf.expansions, bfText(root.pn), bfText(root.dn)))
 	opt.Progress = nil // listed once, by the first evaluation
 	again, err := s.ProveOpening(ctx, pr, lim, opt)
 	again.Nodes += rep.Nodes + bf.nodes
+	again.Elapsed = time.Since(start)
 	return again, err
 }
 
