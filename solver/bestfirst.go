@@ -168,7 +168,9 @@ func (n *bfNode) pick() *bfNode {
 // counted).
 // Errors: ProveOpening's, the probes' and the store's; ErrBestFirstStore
 // without a store; ctx's when cancelled (the report is then the first
-// evaluation's).
+// evaluation's, with the whole search's nodes and time). Children that
+// are images of one another under a symmetry are separate nodes of the
+// tree (their results meet in the store).
 func (s *Solver) BestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration) (OpeningReport, error) {
 	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep)
 }
