@@ -379,17 +379,11 @@ func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfN
 func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNode) error {
 	n := path[len(path)-1]
 	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
-	var suggested []engine.Point
-	if bf.opt.Suggest != nil {
-		suggested = bf.opt.Suggest(ctx, b.Clone(), pr.Attacker)
-	}
 	parent := path[len(path)-2]
-	moves, guided := deepenMoves(pr, parent.first, suggested, deepenProbed)
-	stored, err := bf.s.storedPassMoves(pr, moves)
+	moves, _, guided, err := bf.s.quietCandidates(ctx, pr, parent.first, bf.opt)
 	if err != nil {
 		return err
 	}
-	moves = append(moves, stored...)
 	lim, _ := bf.limAt(quietMoves(path))
 	zones, err := bf.s.probeZones(ctx, pr, moves, deepenProbeNodes, lim.Depth, nil, nil)
 	if err != nil || ctx.Err() != nil {

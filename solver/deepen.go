@@ -203,6 +203,21 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point, n int
 	return out, guided
 }
 
+// quietCandidates returns the quiet moves that a deepening (and the
+// best-first search's OR node) of pr, the attacker to move, probes:
+// deepenMoves with opt.Suggest's moves (asked on a copy of the board;
+// none without Suggest), first and deepenProbed others, then the moves
+// whose pass search the store holds as a win (storedPassMoves); with the
+// suggested moves and how many lead (guided). Errors: the store's.
+func (s *Solver) quietCandidates(ctx context.Context, pr Problem, first engine.Point, opt OpeningOptions) (moves, suggested []engine.Point, guided int, err error) {
+	if opt.Suggest != nil {
+		suggested = opt.Suggest(ctx, pr.Board.Clone(), pr.Attacker)
+	}
+	moves, guided = deepenMoves(pr, first, suggested, deepenProbed)
+	stored, err := s.storedPassMoves(pr, moves)
+	return append(moves, stored...), suggested, guided, err
+}
+
 // deepenProbed is the most unguided quiet moves (deepenMoves: the pass
 // proof's first move and the others by potential) whose pass search a
 // deepening probes (probeOrder) before it tries deepenCandidates of them:
@@ -559,17 +574,10 @@ func (s *Solver) deepenAt(ctx context.Context, pr Problem, name string, first en
 		dctx, cancel = context.WithTimeout(ctx, budget)
 		defer cancel()
 	}
-	var suggested []engine.Point
-	if opt.Suggest != nil {
-		sb := pr.Board.Clone() // the caller's to keep or change
-		suggested = opt.Suggest(dctx, sb, pr.Attacker)
-	}
-	moves, guided := deepenMoves(pr, first, suggested, deepenProbed)
-	stored, err := s.storedPassMoves(pr, moves)
+	moves, suggested, guided, err := s.quietCandidates(dctx, pr, first, opt)
 	if err != nil {
 		return a, false, err
 	}
-	moves = append(moves, stored...)
 	var plog func(string)
 	if log != nil {
 		plog = func(l string) { log(fmt.Sprintf("deepening %s: %s", name, l)) }

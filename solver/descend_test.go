@@ -80,11 +80,7 @@ func TestDescendToMove(t *testing.T) {
 // proof's zone known; DescendOpening with two levels proves it, and the
 // certificate passes proof.VerifyCertificate.
 func TestDescendOpening(t *testing.T) {
-	cpr, _, _ := squareAfterH10(t)
-	b := cpr.Board.Clone()
-	g8, _ := engine.ParsePoint("g8", 15)
-	b.Play(g8, engine.Black)
-	pr := Problem{Board: b, ToMove: engine.White, Attacker: engine.Black}
+	pr := squareAfterG8(t)
 	lim := Limits{Nodes: 20}
 	ctx := context.Background()
 	s, _ := storedSolver(t)
