@@ -53,22 +53,34 @@ var ErrBestFirstStore = errors.New("the best-first proof needs a store (--tt)")
 // no threat), the next bfWidth of the probed moves are added.
 const bfWidth = 4
 
-// bfZoneUnit is the zone size, in defender moves, worth one unit of a
-// quiet move's initial proof number (1 + (zone-1)/bfZoneUnit): most
-// replies of a zone are repaired within a second (on freestyle's D8, 125
-// of 177 at 40 s each, 2026-12-06), so a zone of 60 is not 20 times the
-// work of an open three's 3.
-const bfZoneUnit = 8
+// bfZoneUnit is the zone size, in defender moves, of one unit of a
+// probed quiet move's initial proof number, bfInitial(zone) = 1 +
+// min(2, ⌈zone/bfZoneUnit⌉): 2 for a zone of 1 to 50 moves, 3 above,
+// 1 when the store holds every reply as proven. The size matters little:
+// of the quiet moves evaluated by the best-first runs on freestyle's D8,
+// D6 and D3 (2026-12-06, --time 3s and 30s), the open threes (zone 3, 123
+// evaluations) left 1.98 replies unknown on average and those of zone 21
+// to 50 (16) 1.94, those above 50 (22) 3, the cap; most replies of a
+// large zone are repaired within a second. An earlier 1 + (zone−1)/8
+// made an open three (1) look five times cheaper than a quiet move of
+// zone 40 (5), so every node opened its open threes first.
+const bfZoneUnit = 50
+
+// bfInitial is a probed quiet move's initial proof number for a zone of
+// zone replies not yet proven (bfZoneUnit).
+func bfInitial(zone int) int64 {
+	return int64(1 + min(2, (max(0, zone)+bfZoneUnit-1)/bfZoneUnit))
+}
 
 // bfNoZone is the initial proof number of a suggested quiet move whose
 // probe found no win within deepenProbeNodes: it is kept (alpha-beta's
 // choice), as if its zone were large.
-const bfNoZone = 8
+const bfNoZone = 3
 
 // bfUnknownStep is how many replies an evaluation of a quiet move may
 // leave unknown before it stops (OpeningOptions.unknownCap), and how many
 // more each time it goes on: the replies not yet decided wait in a rest
-// leaf, whose proof number is their count's (1 + n/bfZoneUnit), and when
+// leaf, whose proof number is their count's (bfInitial), and when
 // the rest is the most-proving node the evaluation goes on from the
 // store with bfUnknownStep more. A quiet move with many hard replies so
 // costs a few searches of --time before the search can turn elsewhere,
@@ -140,16 +152,23 @@ func (n *bfNode) update() {
 	}
 }
 
-// pick returns the child to descend to: at an OR node the least proof
-// number, at an AND node the least disproof number, ties to the first;
-// nil when every child is decided.
+// pick returns the child to descend to: the undecided child of least
+// proof number, at OR and AND nodes alike (ties to the least disproof
+// number, then the first); nil when every child is decided. At an AND
+// node proof-number search takes the least disproof number (Allis 1994,
+// section 2.3), the child nearest a disproof; here a reply is seldom
+// disproven (a no-win), and the disproof numbers only count the quiet
+// moves open, so that choice spread D8's 119 expansions over all 16 of
+// its children (2026-12-06). The least proof number goes on with the
+// reply nearest a proof: on D8, 12 of the 16 had a quiet move that left
+// one reply unknown.
 func (n *bfNode) pick() *bfNode {
 	var best *bfNode
 	for _, k := range n.kids {
 		if k.pn == 0 || k.dn == 0 {
 			continue
 		}
-		if best == nil || n.attacker && k.pn < best.pn || !n.attacker && k.dn < best.dn {
+		if best == nil || k.pn < best.pn || k.pn == best.pn && k.dn < best.dn {
 			best = k
 		}
 	}
@@ -265,7 +284,7 @@ func (bf *bestFirst) setAND(n *bfNode, rep OpeningReport) {
 		}
 	}
 	if left := rep.Total - len(rep.Children); left > 0 && n.cap > 0 && rep.Unknown >= n.cap {
-		n.kids = append(n.kids, &bfNode{move: engine.NoPoint, attacker: true, more: true, pn: int64(1 + left/bfZoneUnit), dn: 1})
+		n.kids = append(n.kids, &bfNode{move: engine.NoPoint, attacker: true, more: true, pn: bfInitial(left), dn: 1})
 	}
 	if len(n.kids) == 0 {
 		// cut short before any reply was left unknown: nothing to open
@@ -393,7 +412,7 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 	for i, m := range moves {
 		switch {
 		case zones[i] != noZone:
-			c := bfCand{m, int64(1 + max(0, zones[i]-1)/bfZoneUnit)}
+			c := bfCand{m, bfInitial(zones[i])}
 			if i < guided {
 				lead = append(lead, c)
 			} else {

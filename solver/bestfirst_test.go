@@ -190,13 +190,23 @@ func TestBestFirstNumbers(t *testing.T) {
 	if and.pn != 7 || and.dn != 1 {
 		t.Errorf("AND: pn %d dn %d, want 7 and 1", and.pn, and.dn)
 	}
-	if k := and.pick(); k != and.kids[1] {
-		t.Errorf("AND picks %+v, want the child of least disproof number", k)
+	if k := and.pick(); k != and.kids[0] {
+		t.Errorf("AND picks %+v, want the child of least proof number", k)
 	}
+	and.kids[1].pn = 3
+	if k := and.pick(); k != and.kids[1] {
+		t.Errorf("AND picks %+v, want the least disproof number among equal proof numbers", k)
+	}
+	and.kids[1].pn = 4
 	and.kids = append(and.kids, &bfNode{attacker: true, pn: bfInf, dn: 0})
 	and.update()
 	if and.pn != bfInf || and.dn != 0 {
 		t.Errorf("AND with a disproven child: pn %d dn %d, want infinite and 0", and.pn, and.dn)
+	}
+	for zone, want := range map[int]int64{0: 1, 1: 2, 3: 2, 50: 2, 51: 3, 177: 3} {
+		if got := bfInitial(zone); got != want {
+			t.Errorf("bfInitial(%d) = %d, want %d", zone, got, want)
+		}
 	}
 	if bfAdd(bfInf-1, 5) != bfInf || bfAdd(2, 3) != 5 {
 		t.Errorf("bfAdd does not saturate")
