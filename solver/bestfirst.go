@@ -340,7 +340,7 @@ func (bf *bestFirst) run(ctx context.Context, root *bfNode) error {
 				n.update()
 			}
 			if i > 0 && !n.attacker && n.pn == 0 && ctx.Err() == nil {
-				err = bf.backUp(ctx, b, path[i], quietMoves(path[:i+1]))
+				err = bf.backUp(ctx, b, path[:i+1])
 			}
 			if i > 0 {
 				b.Undo()
@@ -452,12 +452,13 @@ func (bf *bestFirst) widen(n *bfNode) {
 	}
 }
 
-// backUp writes the win of the reply above the proven AND node n, the
-// q-th quiet move of its line (b the position after it): deepen, one
+// backUp writes the win of the reply above the proven AND node at the end
+// of path (b the position after its quiet move): deepen, one
 // level, from the store, which checks the proof. A quiet move that does
 // not prove again (a result the store no longer serves within the limits)
 // is disproven.
-func (bf *bestFirst) backUp(ctx context.Context, b *engine.Board, n *bfNode, q int) error {
+func (bf *bestFirst) backUp(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	n, q := path[len(path)-1], quietMoves(path)
 	b.Undo() // the position before the quiet move, the attacker to move
 	defer b.Play(n.move, bf.pr.Attacker)
 	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
@@ -470,10 +471,10 @@ func (bf *bestFirst) backUp(ctx context.Context, b *engine.Board, n *bfNode, q i
 	}
 	if !ok {
 		n.pn, n.dn = bfInf, 0
-		bf.log(fmt.Sprintf("best-first: %v proven below but not again from the store: dropped", n.move))
+		bf.log(fmt.Sprintf("best-first: after %s: proven below but not again from the store: dropped", pathText(path)))
 		return nil
 	}
-	bf.log(fmt.Sprintf("best-first: %v won, every reply proven (proof %d moves)", n.move, a.Proof.Len()))
+	bf.log(fmt.Sprintf("best-first: after %s: won, every reply proven (proof %d moves)", pathText(path), a.Proof.Len()))
 	return bf.s.remember(pr, ModeWin, lim, a)
 }
 
