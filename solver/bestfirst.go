@@ -54,9 +54,9 @@ var ErrBestFirstStore = errors.New("the best-first proof needs a store (--tt)")
 const bfWidth = 4
 
 // bfZoneUnit is the zone size, in defender moves, of one unit of a
-// probed quiet move's initial proof number, bfInitial(zone) = 1 +
-// min(2, ⌈zone/bfZoneUnit⌉): 2 for a zone of 1 to 50 moves, 3 above,
-// 1 when the store holds every reply as proven. The size matters little:
+// probed quiet move's initial proof number, bfInitial(zone) =
+// min(bfMaxInitial, 1 + ⌈zone/bfZoneUnit⌉): 2 for a zone of 1 to 50
+// moves, 3 above, 1 when the store holds every reply as proven. The size matters little:
 // of the quiet moves evaluated by the best-first runs on freestyle's D8,
 // D6 and D3 (2026-12-06, --time 3s and 30s), the open threes (zone 3, 123
 // evaluations) left 1.98 replies unknown on average and those of zone 21
@@ -66,16 +66,17 @@ const bfWidth = 4
 // zone 40 (5), so every node opened its open threes first.
 const bfZoneUnit = 50
 
+// bfMaxInitial is the largest initial proof number: a quiet move's
+// whose zone is above bfZoneUnit, and a suggested quiet move's whose
+// probe found no win within deepenProbeNodes (kept, alpha-beta's choice,
+// as if its zone were large).
+const bfMaxInitial = 3
+
 // bfInitial is a probed quiet move's initial proof number for a zone of
 // zone replies not yet proven (bfZoneUnit).
 func bfInitial(zone int) int64 {
-	return int64(1 + min(2, (max(0, zone)+bfZoneUnit-1)/bfZoneUnit))
+	return int64(min(bfMaxInitial, 1+(max(0, zone)+bfZoneUnit-1)/bfZoneUnit))
 }
-
-// bfNoZone is the initial proof number of a suggested quiet move whose
-// probe found no win within deepenProbeNodes: it is kept (alpha-beta's
-// choice), as if its zone were large.
-const bfNoZone = 3
 
 // bfUnknownStep is how many replies an evaluation of a quiet move may
 // leave unknown before it stops (OpeningOptions.unknownCap), and how many
@@ -419,7 +420,7 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 				cands = append(cands, c)
 			}
 		case i < guided:
-			lead = append(lead, bfCand{m, bfNoZone})
+			lead = append(lead, bfCand{m, bfMaxInitial})
 		}
 	}
 	slices.SortStableFunc(cands, func(a, c bfCand) int { return cmp.Compare(a.pn, c.pn) })
