@@ -89,6 +89,10 @@ func bfInitial(zone int) int64 {
 // j8's f8 took more than 20 minutes, 2026-12-06).
 const bfUnknownStep = 3
 
+// bfStatusEvery is how many expansions go between the log's status
+// lines (bestFirst.status).
+const bfStatusEvery = 100
+
 // bfInf is an infinite proof or disproof number.
 const bfInf = int64(1) << 40
 
@@ -226,6 +230,7 @@ func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, o
 		rep.Elapsed = time.Since(start)
 		return rep, ctx.Err()
 	}
+	bf.log(bf.status(root))
 	bf.log(fmt.Sprintf("best-first: stopped after %d expansions, root proof number %s, disproof number %s: the opening again, from the store", bf.expansions, bfText(root.pn), bfText(root.dn)))
 	opt.Progress = nil // listed once, by the first evaluation
 	again, err := s.ProveOpening(ctx, pr, lim, opt)
@@ -350,8 +355,40 @@ func (bf *bestFirst) run(ctx context.Context, root *bfNode) error {
 		if err != nil {
 			return err
 		}
+		if bf.expansions%bfStatusEvery == 0 {
+			bf.log(bf.status(root))
+		}
 	}
 	return nil
+}
+
+// status is a line for the log on the tree below root: its proof and
+// disproof numbers, and for each open reply (an OR child of the root) its
+// numbers, its quiet move of least proof number and how many of that
+// move's replies are still open.
+func (bf *bestFirst) status(root *bfNode) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "best-first: %d expansions, root proof number %s, disproof number %s", bf.expansions, bfText(root.pn), bfText(root.dn))
+	for _, k := range root.kids {
+		if k.pn == 0 || k.dn == 0 {
+			continue
+		}
+		if k.more {
+			fmt.Fprintf(&sb, "; the rest (%s, %s)", bfText(k.pn), bfText(k.dn))
+			continue
+		}
+		fmt.Fprintf(&sb, "; %v (%s, %s)", k.move, bfText(k.pn), bfText(k.dn))
+		if q := k.pick(); q != nil {
+			open := 0
+			for _, r := range q.kids {
+				if r.pn != 0 && r.dn != 0 {
+					open++
+				}
+			}
+			fmt.Fprintf(&sb, " by %v (%s, %s; %d replies open)", q.move, bfText(q.pn), bfText(q.dn), open)
+		}
+	}
+	return sb.String()
 }
 
 // expandAND evaluates the AND node at the end of path (b the position,

@@ -212,3 +212,32 @@ func TestBestFirstNumbers(t *testing.T) {
 		t.Errorf("bfAdd does not saturate")
 	}
 }
+
+// TestBestFirstStatus: the status line names the root's numbers and each
+// open reply with its quiet move of least proof number and that move's
+// open replies, and leaves out the decided ones.
+func TestBestFirstStatus(t *testing.T) {
+	pt := func(s string) engine.Point {
+		p, err := engine.ParsePoint(s, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	quiet := &bfNode{move: pt("j8"), expanded: true, kids: []*bfNode{
+		{move: pt("g8"), attacker: true, pn: 2, dn: 1},
+		{move: pt("k8"), attacker: true, pn: 0, dn: bfInf},
+		{move: pt("i9"), attacker: true, pn: 3, dn: 2},
+	}}
+	quiet.update()
+	g9 := &bfNode{move: pt("g9"), attacker: true, expanded: true, kids: []*bfNode{quiet, {move: pt("g7"), pn: 7, dn: 1}}}
+	g9.update()
+	root := &bfNode{move: engine.NoPoint, expanded: true, kids: []*bfNode{g9, {move: pt("g8"), attacker: true, pn: 0, dn: bfInf}}}
+	root.update()
+	bf := &bestFirst{expansions: 300}
+	got := bf.status(root)
+	want := "best-first: 300 expansions, root proof number 5, disproof number 2; g9 (5, 2) by j8 (5, 1; 2 replies open)"
+	if got != want {
+		t.Errorf("status:\n got %q\nwant %q", got, want)
+	}
+}
