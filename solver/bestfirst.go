@@ -435,32 +435,22 @@ func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfN
 // disproven.
 func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNode) error {
 	n := path[len(path)-1]
-	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
-	parent := path[len(path)-2]
-	moves, _, guided, err := bf.s.quietCandidates(ctx, pr, parent.first, bf.opt)
+	lead, cands, kept, err := bf.s.Store.bfCands(b, bf.pr.Attacker)
+	if errors.Is(err, ErrStoreCorrupt) {
+		kept, err = false, nil // probed again, and written over
+	}
 	if err != nil {
 		return err
 	}
-	lim, _ := bf.limAt(quietMoves(path))
-	zones, err := bf.s.probeZones(ctx, pr, moves, deepenProbeNodes, lim.Depth, nil, nil)
-	if err != nil || ctx.Err() != nil {
-		return err
-	}
-	var lead, cands []bfCand
-	for i, m := range moves {
-		switch {
-		case zones[i] != noZone:
-			c := bfCand{m, bfInitial(zones[i])}
-			if i < guided {
-				lead = append(lead, c)
-			} else {
-				cands = append(cands, c)
-			}
-		case i < guided:
-			lead = append(lead, bfCand{m, bfMaxInitial})
+	probed := len(lead) + len(cands)
+	if !kept {
+		if lead, cands, probed, err = bf.probe(ctx, b, path); err != nil || ctx.Err() != nil {
+			return err
+		}
+		if err := bf.s.Store.putBFCands(b, bf.pr.Attacker, lead, cands); err != nil {
+			return err
 		}
 	}
-	slices.SortStableFunc(cands, func(a, c bfCand) int { return cmp.Compare(a.pn, c.pn) })
 	n.expanded, n.rest = true, cands
 	for _, c := range lead {
 		n.kids = append(n.kids, &bfNode{move: c.move, pn: c.pn, dn: 1})
@@ -473,9 +463,48 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 	for _, k := range n.kids {
 		open = append(open, fmt.Sprintf("%v %d", k.move, k.pn))
 	}
-	bf.log(fmt.Sprintf("best-first %d: after %s: %d quiet moves probed, opened (with their proof numbers): %s",
-		bf.expansions+1, pathText(path), len(moves), strings.Join(open, ", ")))
+	how := "probed"
+	if kept {
+		how = "from the store"
+	}
+	bf.log(fmt.Sprintf("best-first %d: after %s: %d quiet moves %s, opened (with their proof numbers): %s",
+		bf.expansions+1, pathText(path), probed, how, strings.Join(open, ", ")))
 	return nil
+}
+
+// probe lists the quiet moves of the OR leaf at the end of path (b the
+// position, the attacker to move) and their initial proof numbers: the
+// suggested ones whose pass search won or found nothing within
+// deepenProbeNodes (lead, in their order), and the others whose pass
+// search won (rest, the least proof number first), and how many were
+// probed. Errors: the probes' and the store's.
+func (bf *bestFirst) probe(ctx context.Context, b *engine.Board, path []*bfNode) (lead, rest []bfCand, probed int, err error) {
+	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
+	parent := path[len(path)-2]
+	moves, _, guided, err := bf.s.quietCandidates(ctx, pr, parent.first, bf.opt)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	lim, _ := bf.limAt(quietMoves(path))
+	zones, err := bf.s.probeZones(ctx, pr, moves, deepenProbeNodes, lim.Depth, nil, nil)
+	if err != nil || ctx.Err() != nil {
+		return nil, nil, 0, err
+	}
+	for i, m := range moves {
+		switch {
+		case zones[i] != noZone:
+			c := bfCand{m, bfInitial(zones[i])}
+			if i < guided {
+				lead = append(lead, c)
+			} else {
+				rest = append(rest, c)
+			}
+		case i < guided:
+			lead = append(lead, bfCand{m, bfMaxInitial})
+		}
+	}
+	slices.SortStableFunc(rest, func(a, c bfCand) int { return cmp.Compare(a.pn, c.pn) })
+	return lead, rest, len(moves), nil
 }
 
 // widen opens the next bfWidth of an OR node's probed moves.

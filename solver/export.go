@@ -223,13 +223,20 @@ func fieldColumn(text []byte, field string) int {
 }
 
 // mergeRaw adds one entry, its key and value as the store holds them, to
-// the store as Merge does: an evaluation replaces the stored one, a
+// the store as Merge does: an evaluation or a best-first search's quiet
+// moves replace the stored ones, a
 // result or an attempt is kept when stronger (merge). Errors:
 // ErrStoreCorrupt for a key that is no store key or a value that fails its
 // checksum or does not decode, the store's.
 func (s *Store) mergeRaw(key, value []byte) (kept bool, err error) {
 	if len(key) == 15 && key[0] == storeKeyVersion && key[4] == modeEval && key[14] == evalVerdict {
 		if !checksummed(value, 14) {
+			return false, ErrStoreCorrupt
+		}
+		return true, s.set(bytes.Clone(key), bytes.Clone(value))
+	}
+	if isBFCandsKey(key) {
+		if !validBFCandsValue(value) {
 			return false, ErrStoreCorrupt
 		}
 		return true, s.set(bytes.Clone(key), bytes.Clone(value))

@@ -34,14 +34,16 @@ import (
 //	byte 3      attacker (engine.Color); bit 7 set when the defender passed
 //	byte 4      mode (1 VCF, 2 VCT, 3 win; 4 an evaluation, see modeEval;
 //	            5 a deepening's quiet move, see modeDeepen; 6 a checkpoint
-//	            of a search over all moves, see modeCheckpoint)
+//	            of a search over all moves, see modeCheckpoint; 7 a
+//	            best-first search's quiet moves, see modeBFCands)
 //	byte 5      the threat limit asked for (VCT, win); 0 for VCF and for
 //	            the automatic limit (Solver.ThreatLimit zero)
 //	bytes 6-13  canonical Zobrist key: the least of the 8 symmetric images'
 //	            keys (engine.Board.CanonicalHash), big-endian
 //	byte 14     the verdict kept under the key: 1 win, 2 no-win, 0 an
 //	            attempt (a search that ended unknown; see Attempt); 3 an
-//	            evaluation's, 4 a checkpoint's (checkpoint.go)
+//	            evaluation's, 4 a checkpoint's (checkpoint.go), 5 a
+//	            best-first search's quiet moves (bfcands.go)
 //
 // A position keeps its best win (the fewest attacker moves) and its
 // strongest no-win (the largest limit) side by side, since a puzzle set may
@@ -394,6 +396,15 @@ func (s *Store) Stats() (StoreStats, error) {
 			if checksummed(v, 14) {
 				st.Total++
 				st.Entries["eval value"]++
+			} else {
+				st.Corrupt++
+			}
+			return nil
+		}
+		if isBFCandsKey(k) {
+			if validBFCandsValue(v) {
+				st.Total++
+				st.Entries["best-first moves"]++
 			} else {
 				st.Corrupt++
 			}
