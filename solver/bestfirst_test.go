@@ -217,13 +217,7 @@ func TestBestFirstNumbers(t *testing.T) {
 // open reply with its quiet move of least proof number and that move's
 // open replies, and leaves out the decided ones.
 func TestBestFirstStatus(t *testing.T) {
-	pt := func(s string) engine.Point {
-		p, err := engine.ParsePoint(s, 15)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	pt := func(s string) engine.Point { return testPoint(t, s) }
 	quiet := &bfNode{move: pt("j8"), expanded: true, kids: []*bfNode{
 		{move: pt("g8"), attacker: true, pn: 2, dn: 1},
 		{move: pt("k8"), attacker: true, pn: 0, dn: bfInf},

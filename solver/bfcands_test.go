@@ -27,13 +27,7 @@ func TestBFCands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pt := func(s string) engine.Point {
-		p, err := engine.ParsePoint(s, 15)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	pt := func(s string) engine.Point { return testPoint(t, s) }
 	for _, s := range []string{"h8", "h9", "i7"} {
 		if err := b.Put(pt(s), engine.Black); err != nil {
 			t.Fatal(err)
@@ -121,4 +115,14 @@ func flip(v []byte, i int) []byte {
 // reseal is w with its CRC-32 appended.
 func reseal(w []byte) []byte {
 	return binary.LittleEndian.AppendUint32(w, crc32.ChecksumIEEE(w))
+}
+
+// testPoint is the 15x15 point named s; the test fails on a bad name.
+func testPoint(t *testing.T, s string) engine.Point {
+	t.Helper()
+	p, err := engine.ParsePoint(s, 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
