@@ -229,14 +229,8 @@ func fieldColumn(text []byte, field string) int {
 // ErrStoreCorrupt for a key that is no store key or a value that fails its
 // checksum or does not decode, the store's.
 func (s *Store) mergeRaw(key, value []byte) (kept bool, err error) {
-	if len(key) == 15 && key[0] == storeKeyVersion && key[4] == modeEval && key[14] == evalVerdict {
-		if !checksummed(value, 14) {
-			return false, ErrStoreCorrupt
-		}
-		return true, s.set(bytes.Clone(key), bytes.Clone(value))
-	}
-	if isBFCandsKey(key) {
-		if !validBFCandsValue(value) {
+	if _, valid, ok := replacedEntry(key, value); ok {
+		if !valid {
 			return false, ErrStoreCorrupt
 		}
 		return true, s.set(bytes.Clone(key), bytes.Clone(value))
@@ -255,4 +249,18 @@ func (s *Store) mergeRaw(key, value []byte) (kept bool, err error) {
 // and ends in the CRC-32 (IEEE) of what comes before.
 func checksummed(v []byte, minLen int) bool {
 	return len(v) >= minLen && crc32.ChecksumIEEE(v[:len(v)-4]) == binary.LittleEndian.Uint32(v[len(v)-4:])
+}
+
+// replacedEntry reports whether key is an entry that a newer one replaces
+// outright, whatever it held (ok): an evaluation (modeEval) or a
+// best-first search's quiet moves (modeBFCands); if so, its name in
+// StoreStats and whether value decodes.
+func replacedEntry(key, value []byte) (name string, valid, ok bool) {
+	switch {
+	case len(key) == 15 && key[0] == storeKeyVersion && key[4] == modeEval && key[14] == evalVerdict:
+		return "eval value", checksummed(value, 14), true
+	case isBFCandsKey(key):
+		return "best-first moves", validBFCandsValue(value), true
+	}
+	return "", false, false
 }

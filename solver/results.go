@@ -39,7 +39,9 @@ import (
 //	byte 5      the threat limit asked for (VCT, win); 0 for VCF and for
 //	            the automatic limit (Solver.ThreatLimit zero)
 //	bytes 6-13  canonical Zobrist key: the least of the 8 symmetric images'
-//	            keys (engine.Board.CanonicalHash), big-endian
+//	            keys (engine.Board.CanonicalHash), big-endian; an
+//	            evaluation's and a best-first search's quiet moves' the
+//	            position's own key (evalKey, bfCandsKey)
 //	byte 14     the verdict kept under the key: 1 win, 2 no-win, 0 an
 //	            attempt (a search that ended unknown; see Attempt); 3 an
 //	            evaluation's, 4 a checkpoint's (checkpoint.go), 5 a
@@ -392,19 +394,10 @@ func (s *Store) Stats() (StoreStats, error) {
 	}
 	st := StoreStats{Entries: map[string]int{}}
 	err := s.db.Each(nil, func(k, v []byte) error {
-		if len(k) == 15 && k[4] == modeEval {
-			if checksummed(v, 14) {
+		if name, valid, ok := replacedEntry(k, v); ok {
+			if valid {
 				st.Total++
-				st.Entries["eval value"]++
-			} else {
-				st.Corrupt++
-			}
-			return nil
-		}
-		if isBFCandsKey(k) {
-			if validBFCandsValue(v) {
-				st.Total++
-				st.Entries["best-first moves"]++
+				st.Entries[name]++
 			} else {
 				st.Corrupt++
 			}
