@@ -89,6 +89,17 @@ func bfInitial(zone int) int64 {
 // j8's f8 took more than 20 minutes, 2026-12-06).
 const bfUnknownStep = 3
 
+// bfEscalate is how many times an evaluation's limits (Limits.Time and
+// Nodes) a reply gets in one longer search of its own before its quiet
+// moves are opened (bestFirst.escalate): an OR leaf is a reply that a
+// search within the limits left unknown, and some of them are won by a
+// longer one at less cost than a level of quiet moves. Of 12 replies
+// that D8's best-first runs at --time 3s had opened (2026-12-06), a
+// search of 24 s each (solve --mode win) won 3: by VCT in 4.1 and 14.0
+// s, by a quiet threat in 2.3 s; the best-first runs of that day proved
+// one quiet move for about every 100 expansions.
+const bfEscalate = 8
+
 // bfStatusEvery is how many expansions go between the log's status
 // lines (bestFirst.status).
 const bfStatusEvery = 100
@@ -113,6 +124,7 @@ type bfNode struct {
 	attacker bool
 	pn, dn   int64
 	expanded bool
+	tried    bool // an OR leaf's longer search (escalate) done
 	kids     []*bfNode
 	first    engine.Point // an AND node's pass proof's first move, once expanded
 	rest     []bfCand     // an OR node's probed moves not yet children
@@ -196,13 +208,14 @@ func (n *bfNode) pick() *bfNode {
 // are images of one another under a symmetry are separate nodes of the
 // tree (their results meet in the store).
 func (s *Solver) BestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration) (OpeningReport, error) {
-	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep)
+	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep, bfEscalate)
 }
 
 // bestFirstOpening is BestFirstOpening stopping after at most expansions
 // expansions (0: no limit), its evaluations' unknown replies capped in
-// steps of step (bfUnknownStep).
-func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration, expansions, step int) (OpeningReport, error) {
+// steps of step (bfUnknownStep), each OR leaf searched within escalate
+// times the limits before it is opened (bfEscalate; 0 or 1: none).
+func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration, expansions, step, escalate int) (OpeningReport, error) {
 	if s.Store == nil {
 		return OpeningReport{}, ErrBestFirstStore
 	}
@@ -218,7 +231,7 @@ func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, o
 		bctx, cancel = context.WithTimeout(ctx, budget)
 		defer cancel()
 	}
-	bf := &bestFirst{s: s, pr: pr, lim: lim, opt: opt, most: expansions, step: max(1, step)}
+	bf := &bestFirst{s: s, pr: pr, lim: lim, opt: opt, most: expansions, step: max(1, step), escalate: escalate}
 	bf.opt.Progress = nil
 	root := &bfNode{move: engine.NoPoint, expanded: true, first: rep.Pass.Proof.Root.Move}
 	bf.setAND(root, rep)
@@ -249,6 +262,7 @@ type bestFirst struct {
 	expansions int
 	most       int // the most expansions (0: no limit)
 	step       int // bfUnknownStep
+	escalate   int // bfEscalate
 	nodes      int64
 }
 
@@ -331,7 +345,12 @@ func (bf *bestFirst) run(ctx context.Context, root *bfNode) error {
 		}
 		var err error
 		if leaf.attacker {
-			err = bf.expandOR(ctx, b, path)
+			if !leaf.tried {
+				err = bf.longer(ctx, b, path)
+			}
+			if err == nil && leaf.pn != 0 && leaf.dn != 0 && ctx.Err() == nil {
+				err = bf.expandOR(ctx, b, path)
+			}
 		} else {
 			err = bf.expandAND(ctx, b, path)
 		}
@@ -470,6 +489,66 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 	bf.log(fmt.Sprintf("best-first %d: after %s: %d quiet moves %s, opened (with their proof numbers): %s",
 		bf.expansions+1, pathText(path), probed, how, strings.Join(open, ", ")))
 	return nil
+}
+
+// longer searches the OR leaf at the end of path (b the position, the
+// attacker to move after a defender reply that an evaluation left
+// unknown) once more, within bf.escalate times the limits, as solve
+// --mode win does (its quiet threats included): a win (stored by Solve)
+// proves the leaf, a no-win disproves it, and an unknown one is recorded
+// as an attempt, so that a rerun does not search it again (Attempted).
+// A search cut short by ctx leaves the leaf as it was. Errors: Solve's and
+// the store's.
+func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	n := path[len(path)-1]
+	lim, ok := bf.limAt(quietMoves(path))
+	if !ok || bf.escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 {
+		n.tried = true
+		return nil
+	}
+	lim.Time *= time.Duration(bf.escalate)
+	lim.Nodes *= int64(bf.escalate)
+	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
+	a, found, err := bf.s.Stored(pr, ModeWin, lim)
+	if err != nil {
+		return err
+	}
+	if !found {
+		if _, tried, err := bf.s.Attempted(pr, ModeWin, lim); err != nil || tried {
+			n.tried = true
+			return err
+		}
+		quiet := bf.s.QuietThreats
+		bf.s.QuietThreats = true
+		a, err = bf.s.Solve(ctx, pr, ModeWin, lim, nil)
+		bf.s.QuietThreats = quiet
+		bf.nodes += a.Nodes
+		if err != nil || ctx.Err() != nil {
+			return err
+		}
+		if a.Status == StatusUnknown {
+			if err := bf.s.RememberAttempt(pr, ModeWin, lim); err != nil {
+				return err
+			}
+		}
+	}
+	n.tried = true
+	switch a.Status {
+	case StatusWin:
+		n.pn, n.dn = 0, bfInf
+	case StatusNoWin:
+		n.pn, n.dn = bfInf, 0
+	}
+	bf.log(fmt.Sprintf("best-first %d: after %s: a longer search (%v): %v (%.1f s)", bf.expansions+1, pathText(path), limText(lim), a.Status, a.Elapsed.Seconds()))
+	return nil
+}
+
+// limText is lim's time, or else its nodes, for the log.
+func limText(lim Limits) string {
+	if lim.Time > 0 {
+		return lim.Time.String()
+	}
+	return fmt.Sprintf("%d nodes", lim.Nodes)
 }
 
 // probe lists the quiet moves of the OR leaf at the end of path (b the

@@ -29,7 +29,8 @@ func squareAfterG8(t *testing.T) Problem {
 // proof's first move and the potentials only) and with them, in both
 // cases a certificate that proof.VerifyCertificate accepts, and the log
 // shows quiet moves opened below a reply, proven and written back up.
-// The same on two jobs (go test -race).
+// The same on two jobs (go test -race). The replies' longer searches
+// (bfEscalate) are off here: TestBestFirstLonger has them.
 func TestBestFirstOpening(t *testing.T) {
 	pr := squareAfterG8(t)
 	lim := Limits{Nodes: 20}
@@ -50,7 +51,7 @@ func TestBestFirstOpening(t *testing.T) {
 			if tc.jobs > 1 {
 				opt.Log = nil // the searches' lines from several goroutines
 			}
-			rep, err = s.BestFirstOpening(ctx, pr, lim, opt, 0)
+			rep, err = s.bestFirstOpening(ctx, pr, lim, opt, 0, 0, bfUnknownStep, 0)
 			if err != nil || rep.Status != StatusWin || rep.Certificate == nil {
 				t.Fatalf("best-first: %v, %v (%d of %d won); log:\n%s", rep.Status, err, rep.Won, rep.Total, strings.Join(lines, "\n"))
 			}
@@ -67,6 +68,62 @@ func TestBestFirstOpening(t *testing.T) {
 				t.Errorf("no quiet moves opened, or none written back up, in the log:\n%s", strings.Join(lines, "\n"))
 			}
 		})
+	}
+}
+
+// TestBestFirstLonger: with the replies' longer searches (bfEscalate
+// times the 20 nodes), the best-first search proves squareAfterG8 without
+// opening a quiet move: each reply the evaluation left unknown (f8, j8)
+// is won by its own search of 160 nodes, stored, and the opening made
+// again from the store has a certificate that the checker accepts. A
+// longer search that ends unknown (f8 within 4 nodes) leaves the leaf's
+// numbers as they were and is recorded as an attempt, so that a new node
+// of the same reply (a rerun) does not search it again.
+func TestBestFirstLonger(t *testing.T) {
+	pr := squareAfterG8(t)
+	lim := Limits{Nodes: 20}
+	ctx := context.Background()
+	s, _ := storedSolver(t)
+	var lines []string
+	opt := OpeningOptions{Log: func(l string) { lines = append(lines, l) }}
+	rep, err := s.BestFirstOpening(ctx, pr, lim, opt, 0)
+	if err != nil || rep.Status != StatusWin || rep.Certificate == nil {
+		t.Fatalf("best-first: %v, %v; log:\n%s", rep.Status, err, strings.Join(lines, "\n"))
+	}
+	if _, err := proof.VerifyCertificate(ctx, rep.Certificate); err != nil {
+		t.Fatalf("the checker rejects the certificate: %v", err)
+	}
+	longer := 0
+	for _, l := range lines {
+		if strings.Contains(l, "quiet moves") {
+			t.Errorf("a quiet move opened: %s", l)
+		}
+		if strings.Contains(l, "a longer search (160 nodes): win") {
+			longer++
+		}
+	}
+	if longer != 2 {
+		t.Errorf("%d replies won by a longer search, want 2 (f8, j8); log:\n%s", longer, strings.Join(lines, "\n"))
+	}
+
+	// a longer search of 4 nodes: f8 left unknown, the attempt recorded,
+	// and not searched again by a new node of the same reply
+	s, _ = storedSolver(t)
+	lines = nil
+	bf := &bestFirst{s: s, pr: pr, lim: Limits{Nodes: 2}, opt: opt, step: bfUnknownStep, escalate: 2}
+	b := pr.Board.Clone()
+	b.Play(testPoint(t, "f8"), engine.White)
+	for i := range 2 {
+		leaf := &bfNode{move: testPoint(t, "f8"), attacker: true, pn: 1, dn: 1}
+		if err := bf.longer(ctx, b, []*bfNode{{move: engine.NoPoint}, leaf}); err != nil {
+			t.Fatal(err)
+		}
+		if !leaf.tried || leaf.pn != 1 || leaf.dn != 1 {
+			t.Errorf("run %d: tried %v, numbers (%d, %d); want tried, (1, 1)", i+1, leaf.tried, leaf.pn, leaf.dn)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "after f8: a longer search (4 nodes): unknown") {
+		t.Errorf("want one longer search of f8, unknown; log:\n%s", strings.Join(lines, "\n"))
 	}
 }
 
@@ -90,7 +147,7 @@ func TestBestFirstResumes(t *testing.T) {
 		return s, st
 	}
 	s, st := open()
-	rep, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 3, bfUnknownStep)
+	rep, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 3, bfUnknownStep, 0)
 	if err != nil || rep.Status == StatusWin {
 		t.Fatalf("cut short: %v, %v; want no win (the test needs a cut)", rep.Status, err)
 	}
@@ -99,7 +156,7 @@ func TestBestFirstResumes(t *testing.T) {
 	}
 	s, st = open()
 	defer st.Close()
-	resumed, err := s.BestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0)
+	resumed, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 0, bfUnknownStep, 0)
 	if err != nil || resumed.Status != StatusWin || resumed.Certificate == nil {
 		t.Fatalf("resumed: %v, %v", resumed.Status, err)
 	}
@@ -107,7 +164,7 @@ func TestBestFirstResumes(t *testing.T) {
 		t.Fatalf("the checker rejects the certificate: %v", err)
 	}
 	fresh, _ := storedSolver(t)
-	whole, err := fresh.BestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0)
+	whole, err := fresh.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 0, bfUnknownStep, 0)
 	if err != nil || whole.Status != StatusWin {
 		t.Fatalf("fresh: %v, %v", whole.Status, err)
 	}
