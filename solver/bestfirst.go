@@ -21,7 +21,9 @@ import (
 // a quiet attacker move), evaluated by ProveOpening (its pass proof, its
 // zone's replies repaired or searched, each within the limits, no
 // deepening); an OR node is a reply those searches left unknown, the
-// attacker to move, expanded into quiet attacker moves (deepenMoves: the
+// attacker to move, first searched once more within bfEscalate times the
+// limits (pn²'s leaf evaluation given more effort before the tree grows
+// below it), then expanded into quiet attacker moves (deepenMoves: the
 // engine's suggestions, the pass proof's first move, the rest by the
 // windows' potential, and the moves whose pass search the store holds as
 // a win), each probed by a short pass search (probeZones) whose zone, less
