@@ -495,12 +495,13 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 
 // longer searches the OR leaf at the end of path (b the position, the
 // attacker to move after a defender reply that an evaluation left
-// unknown) once more, within bf.escalate times the limits, as solve
-// --mode win does (its quiet threats included): a win (stored by Solve)
-// proves the leaf, a no-win disproves it, and an unknown one is recorded
-// as an attempt, so that a rerun does not search it again (Attempted).
-// A search cut short by ctx leaves the leaf as it was. Errors: Solve's and
-// the store's.
+// unknown) once more, within bf.escalate times the limits, as a reply of
+// an opening is searched (attemptChild, without a pass proof to repair:
+// the store first, an unknown one recorded as an attempt, so that a rerun
+// does not search it again unless OpeningOptions.Retry), with solve
+// --mode win's quiet threats: a win proves the leaf, a no-win disproves
+// it. A search cut short by ctx leaves the leaf as it was. Errors: the
+// search's and the store's.
 func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode) error {
 	n := path[len(path)-1]
 	lim, ok := bf.limAt(quietMoves(path))
@@ -511,28 +512,13 @@ func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode
 	lim.Time *= time.Duration(bf.escalate)
 	lim.Nodes *= int64(bf.escalate)
 	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
-	a, found, err := bf.s.Stored(pr, ModeWin, lim)
-	if err != nil {
+	quiet := bf.s.QuietThreats
+	bf.s.QuietThreats = true // best-first's own loop: no evaluation in flight
+	a, _, before, err := bf.s.attemptChild(ctx, pr, n.move, nil, lim, bf.opt)
+	bf.s.QuietThreats = quiet
+	bf.nodes += a.Nodes
+	if err != nil || ctx.Err() != nil {
 		return err
-	}
-	if !found {
-		if _, tried, err := bf.s.Attempted(pr, ModeWin, lim); err != nil || tried {
-			n.tried = true
-			return err
-		}
-		quiet := bf.s.QuietThreats
-		bf.s.QuietThreats = true
-		a, err = bf.s.Solve(ctx, pr, ModeWin, lim, nil)
-		bf.s.QuietThreats = quiet
-		bf.nodes += a.Nodes
-		if err != nil || ctx.Err() != nil {
-			return err
-		}
-		if a.Status == StatusUnknown {
-			if err := bf.s.RememberAttempt(pr, ModeWin, lim); err != nil {
-				return err
-			}
-		}
 	}
 	n.tried = true
 	switch a.Status {
@@ -541,7 +527,9 @@ func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode
 	case StatusNoWin:
 		n.pn, n.dn = bfInf, 0
 	}
-	bf.log(fmt.Sprintf("best-first %d: after %s: a longer search (%v): %v (%.1f s)", bf.expansions+1, pathText(path), limText(lim), a.Status, a.Elapsed.Seconds()))
+	if !before {
+		bf.log(fmt.Sprintf("best-first %d: after %s: a longer search (%v): %v (%.1f s)", bf.expansions+1, pathText(path), limText(lim), a.Status, a.Elapsed.Seconds()))
+	}
 	return nil
 }
 
