@@ -210,7 +210,11 @@ func (n *bfNode) pick() *bfNode {
 // are images of one another under a symmetry are separate nodes of the
 // tree (their results meet in the store).
 func (s *Solver) BestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration) (OpeningReport, error) {
-	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep, bfEscalate)
+	esc := opt.Escalate
+	if esc == 0 {
+		esc = bfEscalate
+	}
+	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep, esc)
 }
 
 // bestFirstOpening is BestFirstOpening stopping after at most expansions

@@ -426,8 +426,10 @@ func TestProveDeepen(t *testing.T) {
 // the moves left unknown without it won by a longer search of their own or
 // by quiet moves below, and verify
 // accepts the certificate; a rerun on the same store reads it back at
-// once. --best-first without a store, with --deepen or --descend, or
-// negative, is a usage error.
+// once; with --best-first-escalate 0 (a fresh store) no reply gets a
+// longer search and the opening is won by quiet moves. --best-first
+// without a store, with --deepen or --descend, or negative, and a
+// negative --best-first-escalate, are usage errors.
 func TestProveBestFirst(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "square.txt", squareOpening)
@@ -455,8 +457,19 @@ func TestProveBestFirst(t *testing.T) {
 	if r := jsonLines(t, out)[0]; code != exitOK || r["result"] != "win" || r["won"] != r["children"] {
 		t.Fatalf("rerun: exit %d, %v\n%s", code, r, errOut)
 	}
+	// --best-first-escalate 0: no longer search, the replies left unknown
+	// opened into quiet moves at once, and still proven
+	code, out, errOut = gomoku(t, "", "prove", "--rule", "renju", "--nodes", "5000", "--best-first", "5m", "--best-first-escalate", "0",
+		"--tt", filepath.Join(dir, "tt0"), "--progress", in)
+	if code != exitOK || !strings.Contains(out, "result: win") {
+		t.Fatalf("prove --best-first-escalate 0: exit %d\n%s%s", code, out, errOut)
+	}
+	if before["unknown"].(float64) > 0 && (strings.Contains(errOut, "a longer search") || !strings.Contains(errOut, "won, every reply proven")) {
+		t.Errorf("--best-first-escalate 0: a longer search, or no quiet move proven, in the log:\n%s", errOut)
+	}
 	for _, args := range [][]string{
 		{"--best-first", "1m"},
+		{"--best-first", "1m", "--tt", tt, "--best-first-escalate", "-1"},
 		{"--best-first", "1m", "--tt", tt, "--deepen", "1"},
 		{"--best-first", "1m", "--tt", tt, "--descend", "1"},
 		{"--best-first", "-1m", "--tt", tt},
