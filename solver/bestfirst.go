@@ -21,9 +21,10 @@ import (
 // a quiet attacker move), evaluated by ProveOpening (its pass proof, its
 // zone's replies repaired or searched, each within the limits, no
 // deepening); an OR node is a reply those searches left unknown, the
-// attacker to move, first searched once more within bfEscalate times the
-// limits (pn²'s leaf evaluation given more effort before the tree grows
-// below it), then expanded into quiet attacker moves (deepenMoves: the
+// attacker to move, optionally first searched once more within
+// OpeningOptions.Escalate times the limits (pn²'s leaf evaluation given
+// more effort before the tree grows below it; off by default, see
+// bfEscalate), then expanded into quiet attacker moves (deepenMoves: the
 // engine's suggestions, the pass proof's first move, the rest by the
 // windows' potential, and the moves whose pass search the store holds as
 // a win), each probed by a short pass search (probeZones) whose zone, less
@@ -91,16 +92,19 @@ func bfInitial(zone int) int64 {
 // j8's f8 took more than 20 minutes, 2026-12-06).
 const bfUnknownStep = 3
 
-// bfEscalate is how many times an evaluation's limits (Limits.Time and
-// Nodes) a reply gets in one longer search of its own before its quiet
-// moves are opened (bestFirst.escalate): an OR leaf is a reply that a
-// search within the limits left unknown, and some of them are won by a
-// longer one at less cost than a level of quiet moves. Of 12 replies
-// that D8's best-first runs at --time 3s had opened (2026-12-06), a
-// search of 24 s each (solve --mode win) won 3: by VCT in 4.1 and 14.0
-// s, by a quiet threat in 2.3 s; the best-first runs of that day proved
-// one quiet move for about every 100 expansions.
-const bfEscalate = 8
+// bfEscalate is OpeningOptions.Escalate's default: how many times an
+// evaluation's limits (Limits.Time and Nodes) a reply gets in one longer
+// search of its own before its quiet moves are opened (bestFirst.escalate;
+// 1: none). An OR leaf is a reply that a search within the limits left
+// unknown, and some are won by a longer one: of 12 replies that D8's
+// best-first runs at --time 3s had opened (2026-12-06), a search of 24 s
+// each (solve --mode win) won 3. But in runs the searches cost more than
+// they won. From one D8 store, one core each, side by side, --time 3s,
+// 52 minutes (2026-12-06 16:36-17:28): with 8 times the limits, 880
+// expansions, 118 longer searches (13 won) and 3 quiet moves proven;
+// without, 1,655 expansions and 15 quiet moves proven (the 3 among
+// them). So the default is none.
+const bfEscalate = 1
 
 // bfStatusEvery is how many expansions go between the log's status
 // lines (bestFirst.status).
@@ -220,7 +224,7 @@ func (s *Solver) BestFirstOpening(ctx context.Context, pr Problem, lim Limits, o
 // bestFirstOpening is BestFirstOpening stopping after at most expansions
 // expansions (0: no limit), its evaluations' unknown replies capped in
 // steps of step (bfUnknownStep), each OR leaf searched within escalate
-// times the limits before it is opened (bfEscalate; 0 or 1: none).
+// times the limits before it is opened (0 or 1: none).
 func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration, expansions, step, escalate int) (OpeningReport, error) {
 	if s.Store == nil {
 		return OpeningReport{}, ErrBestFirstStore

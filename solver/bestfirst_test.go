@@ -30,7 +30,7 @@ func squareAfterG8(t *testing.T) Problem {
 // cases a certificate that proof.VerifyCertificate accepts, and the log
 // shows quiet moves opened below a reply, proven and written back up.
 // The same on two jobs (go test -race). The replies' longer searches
-// (bfEscalate) are off here: TestBestFirstLonger has them.
+// (OpeningOptions.Escalate) are off here: TestBestFirstLonger has them.
 func TestBestFirstOpening(t *testing.T) {
 	pr := squareAfterG8(t)
 	lim := Limits{Nodes: 20}
@@ -71,8 +71,8 @@ func TestBestFirstOpening(t *testing.T) {
 	}
 }
 
-// TestBestFirstLonger: with the replies' longer searches (bfEscalate
-// times the 20 nodes), the best-first search proves squareAfterG8 without
+// TestBestFirstLonger: with the replies' longer searches (Escalate 8,
+// 8 times the 20 nodes), the best-first search proves squareAfterG8 without
 // opening a quiet move: each reply the evaluation left unknown (f8, j8)
 // is won by its own search of 160 nodes, stored, and the opening made
 // again from the store has a certificate that the checker accepts. A
@@ -85,7 +85,7 @@ func TestBestFirstLonger(t *testing.T) {
 	ctx := context.Background()
 	s, _ := storedSolver(t)
 	var lines []string
-	opt := OpeningOptions{Log: func(l string) { lines = append(lines, l) }}
+	opt := OpeningOptions{Log: func(l string) { lines = append(lines, l) }, Escalate: 8}
 	rep, err := s.BestFirstOpening(ctx, pr, lim, opt, 0)
 	if err != nil || rep.Status != StatusWin || rep.Certificate == nil {
 		t.Fatalf("best-first: %v, %v; log:\n%s", rep.Status, err, strings.Join(lines, "\n"))

@@ -116,7 +116,7 @@ type OpeningOptions struct {
 	// Escalate applies to BestFirstOpening only: how many times the limits
 	// (Limits.Time and Nodes) a reply left unknown gets in one longer
 	// search of its own before its quiet moves are opened (0: bfEscalate,
-	// 8; 1: no longer search).
+	// which is 1; 0 or 1: no longer search).
 	Escalate int
 	// ZoneExtensions is how many times along a line a position proven
 	// inside a deepening (not the opening itself) with no levels left (Deepen 0) takes one more
