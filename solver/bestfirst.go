@@ -23,8 +23,8 @@ import (
 // deepening); an OR node is a reply those searches left unknown, the
 // attacker to move, optionally first searched once more within
 // OpeningOptions.Escalate times the limits (pn²'s leaf evaluation given
-// more effort before the tree grows below it; off by default, see
-// bfEscalate), then expanded into quiet attacker moves (deepenMoves: the
+// more effort before the tree grows below it; off by default), then
+// expanded into quiet attacker moves (deepenMoves: the
 // engine's suggestions, the pass proof's first move, the rest by the
 // windows' potential, and the moves whose pass search the store holds as
 // a win), each probed by a short pass search (probeZones) whose zone, less
@@ -91,20 +91,6 @@ func bfInitial(zone int) int64 {
 // not one for each reply (on D6, g8's i10 left 7 of 67 unknown in 289 s,
 // j8's f8 took more than 20 minutes, 2026-12-06).
 const bfUnknownStep = 3
-
-// bfEscalate is OpeningOptions.Escalate's default: how many times an
-// evaluation's limits (Limits.Time and Nodes) a reply gets in one longer
-// search of its own before its quiet moves are opened (bestFirst.escalate;
-// 1: none). An OR leaf is a reply that a search within the limits left
-// unknown, and some are won by a longer one: of 12 replies that D8's
-// best-first runs at --time 3s had opened (2026-12-06), a search of 24 s
-// each (solve --mode win) won 3. But in runs the searches cost more than
-// they won. From one D8 store, one core each, side by side, --time 3s,
-// 52 minutes (2026-12-06 16:36-17:28): with 8 times the limits, 880
-// expansions, 118 longer searches (13 won) and 3 quiet moves proven;
-// without, 1,655 expansions and 15 quiet moves proven (the 3 among
-// them). So the default is none.
-const bfEscalate = 1
 
 // bfStatusEvery is how many expansions go between the log's status
 // lines (bestFirst.status).
@@ -214,11 +200,7 @@ func (n *bfNode) pick() *bfNode {
 // are images of one another under a symmetry are separate nodes of the
 // tree (their results meet in the store).
 func (s *Solver) BestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration) (OpeningReport, error) {
-	esc := opt.Escalate
-	if esc == 0 {
-		esc = bfEscalate
-	}
-	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep, esc)
+	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep, opt.Escalate)
 }
 
 // bestFirstOpening is BestFirstOpening stopping after at most expansions
@@ -272,7 +254,7 @@ type bestFirst struct {
 	expansions int
 	most       int // the most expansions (0: no limit)
 	step       int // bfUnknownStep
-	escalate   int // bfEscalate
+	escalate   int // OpeningOptions.Escalate
 	nodes      int64
 }
 

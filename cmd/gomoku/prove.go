@@ -231,7 +231,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			if opt.Deepen > 0 {
 				opt.ZoneExtensions, opt.Survey = c.Int("zone-extensions"), c.Int("survey")
 			}
-			opt.Escalate = max(1, c.Int("best-first-escalate"))
+			opt.Escalate = c.Int("best-first-escalate")
 			if n := c.Int64("suggest-nodes"); n > 0 && (opt.Deepen > 0 || opt.Descend > 0 || c.Duration("best-first") > 0) {
 				opt.Suggest = suggestMoves(n)
 			}
