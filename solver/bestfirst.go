@@ -116,7 +116,7 @@ type bfNode struct {
 	attacker bool
 	pn, dn   int64
 	expanded bool
-	tried    bool // an OR leaf's longer search (escalate) done
+	tried    bool // an OR leaf's longer search (OpeningOptions.Escalate) done
 	kids     []*bfNode
 	first    engine.Point // an AND node's pass proof's first move, once expanded
 	rest     []bfCand     // an OR node's probed moves not yet children
@@ -200,14 +200,13 @@ func (n *bfNode) pick() *bfNode {
 // are images of one another under a symmetry are separate nodes of the
 // tree (their results meet in the store).
 func (s *Solver) BestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration) (OpeningReport, error) {
-	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep, opt.Escalate)
+	return s.bestFirstOpening(ctx, pr, lim, opt, budget, 0, bfUnknownStep)
 }
 
 // bestFirstOpening is BestFirstOpening stopping after at most expansions
 // expansions (0: no limit), its evaluations' unknown replies capped in
-// steps of step (bfUnknownStep), each OR leaf searched within escalate
-// times the limits before it is opened (0 or 1: none).
-func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration, expansions, step, escalate int) (OpeningReport, error) {
+// steps of step (bfUnknownStep).
+func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, opt OpeningOptions, budget time.Duration, expansions, step int) (OpeningReport, error) {
 	if s.Store == nil {
 		return OpeningReport{}, ErrBestFirstStore
 	}
@@ -223,7 +222,7 @@ func (s *Solver) bestFirstOpening(ctx context.Context, pr Problem, lim Limits, o
 		bctx, cancel = context.WithTimeout(ctx, budget)
 		defer cancel()
 	}
-	bf := &bestFirst{s: s, pr: pr, lim: lim, opt: opt, most: expansions, step: max(1, step), escalate: escalate}
+	bf := &bestFirst{s: s, pr: pr, lim: lim, opt: opt, most: expansions, step: max(1, step)}
 	bf.opt.Progress = nil
 	root := &bfNode{move: engine.NoPoint, expanded: true, first: rep.Pass.Proof.Root.Move}
 	bf.setAND(root, rep)
@@ -254,7 +253,6 @@ type bestFirst struct {
 	expansions int
 	most       int // the most expansions (0: no limit)
 	step       int // bfUnknownStep
-	escalate   int // OpeningOptions.Escalate
 	nodes      int64
 }
 
@@ -485,7 +483,7 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 
 // longer searches the OR leaf at the end of path (b the position, the
 // attacker to move after a defender reply that an evaluation left
-// unknown) once more, within bf.escalate times the limits, as a reply of
+// unknown) once more, within OpeningOptions.Escalate times the limits, as a reply of
 // an opening is searched (attemptChild, without a pass proof to repair:
 // the store first, an unknown one recorded as an attempt, so that a rerun
 // does not search it again unless OpeningOptions.Retry), with solve
@@ -495,12 +493,12 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode) error {
 	n := path[len(path)-1]
 	lim, ok := bf.limAt(quietMoves(path))
-	if !ok || bf.escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 {
+	if !ok || bf.opt.Escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 {
 		n.tried = true
 		return nil
 	}
-	lim.Time *= time.Duration(bf.escalate)
-	lim.Nodes *= int64(bf.escalate)
+	lim.Time *= time.Duration(bf.opt.Escalate)
+	lim.Nodes *= int64(bf.opt.Escalate)
 	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
 	quiet := bf.s.QuietThreats
 	bf.s.QuietThreats = true // best-first's own loop: no evaluation in flight

@@ -51,7 +51,7 @@ func TestBestFirstOpening(t *testing.T) {
 			if tc.jobs > 1 {
 				opt.Log = nil // the searches' lines from several goroutines
 			}
-			rep, err = s.bestFirstOpening(ctx, pr, lim, opt, 0, 0, bfUnknownStep, 0)
+			rep, err = s.bestFirstOpening(ctx, pr, lim, opt, 0, 0, bfUnknownStep)
 			if err != nil || rep.Status != StatusWin || rep.Certificate == nil {
 				t.Fatalf("best-first: %v, %v (%d of %d won); log:\n%s", rep.Status, err, rep.Won, rep.Total, strings.Join(lines, "\n"))
 			}
@@ -110,7 +110,8 @@ func TestBestFirstLonger(t *testing.T) {
 	// and not searched again by a new node of the same reply
 	s, _ = storedSolver(t)
 	lines = nil
-	bf := &bestFirst{s: s, pr: pr, lim: Limits{Nodes: 2}, opt: opt, step: bfUnknownStep, escalate: 2}
+	opt.Escalate = 2
+	bf := &bestFirst{s: s, pr: pr, lim: Limits{Nodes: 2}, opt: opt, step: bfUnknownStep}
 	b := pr.Board.Clone()
 	b.Play(testPoint(t, "f8"), engine.White)
 	for i := range 2 {
@@ -147,7 +148,7 @@ func TestBestFirstResumes(t *testing.T) {
 		return s, st
 	}
 	s, st := open()
-	rep, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 3, bfUnknownStep, 0)
+	rep, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 3, bfUnknownStep)
 	if err != nil || rep.Status == StatusWin {
 		t.Fatalf("cut short: %v, %v; want no win (the test needs a cut)", rep.Status, err)
 	}
@@ -156,7 +157,7 @@ func TestBestFirstResumes(t *testing.T) {
 	}
 	s, st = open()
 	defer st.Close()
-	resumed, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 0, bfUnknownStep, 0)
+	resumed, err := s.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 0, bfUnknownStep)
 	if err != nil || resumed.Status != StatusWin || resumed.Certificate == nil {
 		t.Fatalf("resumed: %v, %v", resumed.Status, err)
 	}
@@ -164,7 +165,7 @@ func TestBestFirstResumes(t *testing.T) {
 		t.Fatalf("the checker rejects the certificate: %v", err)
 	}
 	fresh, _ := storedSolver(t)
-	whole, err := fresh.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 0, bfUnknownStep, 0)
+	whole, err := fresh.bestFirstOpening(ctx, pr, lim, OpeningOptions{}, 0, 0, bfUnknownStep)
 	if err != nil || whole.Status != StatusWin {
 		t.Fatalf("fresh: %v, %v", whole.Status, err)
 	}
