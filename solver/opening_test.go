@@ -1032,3 +1032,63 @@ func proveG8(t *testing.T, pr Problem, pt func(string) engine.Point, s *Solver) 
 	}
 	return rep
 }
+
+// TestDeepenMovesForcedBlock: facing the defender's four, the quiet moves
+// of a deepening (and of best-first's OR nodes, through quietCandidates)
+// are the block alone, even when it makes a four of the attacker's; none
+// when the defender has two five-points or, in renju, the block is
+// forbidden to black.
+func TestDeepenMovesForcedBlock(t *testing.T) {
+	pt := func(s string) engine.Point { p, _ := engine.ParsePoint(s, 15); return p }
+	board := func(r engine.Rule, black, white []string) *engine.Board {
+		b, err := engine.NewBoard(15, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range black {
+			b.Play(pt(s), engine.Black)
+		}
+		for _, s := range white {
+			b.Play(pt(s), engine.White)
+		}
+		return b
+	}
+	// D8's line of 2026-12-06 down to white's j9 (g9 h9 _ j9 k9), whose
+	// block i9 makes black's four g7 h8 i9 j10: the old list left it out
+	// and offered quiet moves that lose to i9
+	d8 := openingProblem(t, engine.Freestyle, strings.Fields("h8 h9 i7 g9 j8 g8 h6 k9 g7 f7 e6 f6 f8 i10 j11 i5 j10 j9")...)
+	d8.Attacker = engine.Black
+	cases := []struct {
+		name string
+		pr   Problem
+		want []engine.Point
+	}{
+		{"a block that is a four", d8, []engine.Point{pt("i9")}},
+		{"a quiet block", Problem{Board: board(engine.Freestyle, []string{"h8", "i9", "g6", "f4"}, []string{"f5", "f6", "f7", "f8", "k3"}), ToMove: engine.Black, Attacker: engine.Black}, nil},
+		{"an open four", Problem{Board: board(engine.Freestyle, []string{"h8", "i9", "f4"}, []string{"d5", "e5", "f5", "g5"}), ToMove: engine.Black, Attacker: engine.Black}, nil},
+		// white's four f5–f8 (f4 black): f9 would make black's open
+		// threes f9 g9 h9 and f9 g10 h11, a double-three
+		{"a forbidden block", Problem{Board: board(engine.Renju, []string{"f4", "g9", "h9", "g10", "h11"}, []string{"f5", "f6", "f7", "f8", "m2"}), ToMove: engine.Black, Attacker: engine.Black}, nil},
+	}
+	cases[1].want = []engine.Point{pt("f9")}
+	s, _ := storedSolver(t)
+	for _, c := range cases {
+		b := c.pr.Board
+		if c.name == "a forbidden block" && b.Forbidden(pt("f9")) == engine.NotForbidden {
+			t.Fatalf("%s: f9 is not forbidden", c.name)
+		}
+		ms, guided := deepenMoves(c.pr, engine.NoPoint, []engine.Point{pt("a15")}, deepenCandidates)
+		if !slices.Equal(ms, c.want) || guided != len(c.want) {
+			t.Errorf("%s: deepenMoves %v (%d guided), want %v", c.name, ms, guided, c.want)
+		}
+		qs, _, qg, err := s.quietCandidates(context.Background(), c.pr, engine.NoPoint, OpeningOptions{})
+		if err != nil || !slices.Equal(qs, c.want) || qg != len(c.want) {
+			t.Errorf("%s: quietCandidates %v (%d guided), %v; want %v", c.name, qs, qg, err, c.want)
+		}
+	}
+	// the attacker's own five comes first: no special case
+	own := board(engine.Freestyle, []string{"a1", "b1", "c1", "d1"}, []string{"f5", "f6", "f7", "f8"})
+	if _, threat := forcedBlock(own, engine.Black); threat {
+		t.Error("black's own five-point: forcedBlock reports a threat")
+	}
+}
