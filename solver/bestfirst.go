@@ -451,6 +451,18 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 	if err != nil {
 		return err
 	}
+	if kept {
+		// lists stored before deepenMoves dropped the moves that lose at
+		// once: facing a four the block is probed again, else the moves
+		// that leave the defender a straight four are dropped (and the
+		// node probed again if none is left)
+		if _, threat := forcedBlock(b, bf.pr.Attacker); threat {
+			kept = false
+		} else {
+			lead, cands = notLosing(b, bf.pr.Attacker, lead), notLosing(b, bf.pr.Attacker, cands)
+			kept = len(lead)+len(cands) > 0
+		}
+	}
 	probed := len(lead) + len(cands)
 	if !kept {
 		if lead, cands, probed, err = bf.probe(ctx, b, path); err != nil || ctx.Err() != nil {
@@ -562,6 +574,21 @@ func (bf *bestFirst) probe(ctx context.Context, b *engine.Board, path []*bfNode)
 	}
 	slices.SortStableFunc(rest, func(a, c bfCand) int { return cmp.Compare(a.pn, c.pn) })
 	return lead, rest, len(moves), nil
+}
+
+// notLosing returns the moves of cs after which att's opponent on b
+// cannot make a straight four (straightFour), in their order.
+func notLosing(b *engine.Board, att engine.Color, cs []bfCand) []bfCand {
+	out := cs[:0:0]
+	for _, c := range cs {
+		b.Play(c.move, att)
+		lost := straightFour(b, att.Opponent())
+		b.Undo()
+		if !lost {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // widen opens the next bfWidth of an OR node's probed moves.

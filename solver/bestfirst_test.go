@@ -293,3 +293,47 @@ func TestBestFirstStatus(t *testing.T) {
 		t.Errorf("status:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestBestFirstStoredCandsFiltered: quiet moves kept in the store from
+// before deepenMoves dropped the losing ones are filtered when an OR node
+// reads them back: against white's open three g9 h9 i9, f7 and k9 (after
+// which white makes a straight four) are not opened, f9 and j9 are; a
+// kept list of losing moves only is probed again.
+func TestBestFirstStoredCandsFiltered(t *testing.T) {
+	pt := func(s string) engine.Point { return testPoint(t, s) }
+	pr := openingProblem(t, engine.Freestyle, strings.Fields("h8 h9 i7 g9 j8 g8 g7 i9")...)
+	pr.Attacker = engine.Black
+	s, st := storedSolver(t)
+	b := pr.Board
+	run := func(lead, rest []bfCand) (*bfNode, string) {
+		if err := st.putBFCands(b, engine.Black, lead, rest); err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		bf := &bestFirst{s: s, pr: Problem{Board: b, ToMove: engine.White, Attacker: engine.Black}, lim: Limits{Nodes: 1000},
+			opt: OpeningOptions{Log: func(l string) { lines = append(lines, l) }}}
+		root := &bfNode{move: engine.NoPoint, expanded: true, first: pt("f9")}
+		n := &bfNode{move: pt("i9"), attacker: true, pn: 1, dn: 1}
+		if err := bf.expandOR(context.Background(), b, []*bfNode{root, n}); err != nil {
+			t.Fatal(err)
+		}
+		return n, strings.Join(lines, "\n")
+	}
+	n, log := run([]bfCand{{pt("f7"), 2}}, []bfCand{{pt("k9"), 2}, {pt("j9"), 2}, {pt("f9"), 3}})
+	var got []engine.Point
+	for _, k := range n.kids {
+		got = append(got, k.move)
+	}
+	if !slices.Equal(got, []engine.Point{pt("j9"), pt("f9")}) || !strings.Contains(log, "from the store") {
+		t.Errorf("kept list filtered: opened %v, log %q", got, log)
+	}
+	n, log = run([]bfCand{{pt("f7"), 2}}, []bfCand{{pt("k9"), 2}})
+	if !strings.Contains(log, "probed") {
+		t.Errorf("a kept list of losing moves only: not probed again: %q", log)
+	}
+	for _, k := range n.kids {
+		if k.move != pt("f9") && k.move != pt("j9") {
+			t.Errorf("probed again: opened %v", k.move)
+		}
+	}
+}

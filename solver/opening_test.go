@@ -1086,6 +1086,23 @@ func TestDeepenMovesForcedBlock(t *testing.T) {
 			t.Errorf("%s: quietCandidates %v (%d guided), %v; want %v", c.name, qs, qg, err, c.want)
 		}
 	}
+	// white's open three g9 h9 i9: f7, tried on 2026-12-06 and lost to
+	// white's straight four, is no candidate; every one listed stops it
+	three := openingProblem(t, engine.Freestyle, strings.Fields("h8 h9 i7 g9 j8 g8 g7 i9")...)
+	three.Attacker = engine.Black
+	ms, _ := deepenMoves(three, pt("f7"), []engine.Point{pt("f7"), pt("j9")}, deepenCandidates)
+	if len(ms) == 0 || slices.Contains(ms, pt("f7")) || ms[0] != pt("j9") {
+		t.Errorf("against an open three: %v", ms)
+	}
+	for _, m := range ms {
+		b := engine.Scratch(three.Board)
+		b.Play(m, engine.Black)
+		if straightFour(b, engine.White) {
+			t.Errorf("against an open three: %v leaves white a straight four", m)
+		}
+		engine.Release(b)
+	}
+	t.Logf("against an open three: %v", ms)
 	// the attacker's own five comes first: no special case
 	own := board(engine.Freestyle, []string{"a1", "b1", "c1", "d1"}, []string{"f5", "f6", "f7", "f8"})
 	if _, threat := forcedBlock(own, engine.Black); threat {
