@@ -283,8 +283,8 @@ func (bf *bestFirst) setAND(n *bfNode, rep OpeningReport) {
 	}
 	n.first = rep.Pass.Proof.Root.Move
 	for _, ch := range rep.Children {
-		if ch.Status != StatusUnknown {
-			continue
+		if ch.Status != StatusUnknown && ch.Status != StatusNoWin {
+			continue // a no-win within the limits is open (OpeningOptions.openNoWin)
 		}
 		i := slices.IndexFunc(old, func(k *bfNode) bool { return !k.more && k.move == ch.Move })
 		if i >= 0 {
@@ -293,7 +293,7 @@ func (bf *bestFirst) setAND(n *bfNode, rep OpeningReport) {
 			n.kids = append(n.kids, &bfNode{move: ch.Move, attacker: true, pn: 1, dn: 1})
 		}
 	}
-	if left := rep.Total - len(rep.Children); left > 0 && n.cap > 0 && rep.Unknown >= n.cap {
+	if left := rep.Total - len(rep.Children); left > 0 && n.cap > 0 && rep.Unknown+rep.NoWin >= n.cap {
 		n.kids = append(n.kids, &bfNode{move: engine.NoPoint, attacker: true, more: true, pn: bfInitial(left), dn: 1})
 	}
 	if len(n.kids) == 0 {
@@ -413,7 +413,8 @@ func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfN
 		return nil
 	}
 	opt := bf.opt
-	opt.inner = true // the survey's order; a no-win ends it
+	opt.inner = true     // the survey's order
+	opt.openNoWin = true // a reply without a VCT is an OR leaf, not a refutation
 	if n != path[0] {
 		n.cap += bf.step
 		opt.unknownCap = n.cap

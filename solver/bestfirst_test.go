@@ -337,3 +337,33 @@ func TestBestFirstStoredCandsFiltered(t *testing.T) {
 		}
 	}
 }
+
+// TestBestFirstOpenNoWin: a reply after which the attacker has no VCT is
+// no refutation of a quiet move in the best-first tree (the attacker may
+// go on with quiet moves): after black's open three j8 (freestyle, h8 h9
+// i7 g9 i9 g7 i8 i10 j8), white's block g8 leaves black no VCT; the
+// evaluation with openNoWin reports the move unknown and setAND opens g8
+// as an OR leaf, where without it the move is a no-win.
+func TestBestFirstOpenNoWin(t *testing.T) {
+	pr := openingProblem(t, engine.Freestyle, strings.Fields("h8 h9 i7 g9 i9 g7 i8 i10 j8")...)
+	s, _ := storedSolver(t)
+	lim := Limits{Nodes: 200_000}
+	closed, err := s.ProveOpening(context.Background(), pr, lim, OpeningOptions{inner: true})
+	if err != nil || closed.Status != StatusNoWin {
+		t.Fatalf("without openNoWin: %v, %v; want a no-win", closed.Status, err)
+	}
+	rep, err := s.ProveOpening(context.Background(), pr, lim, OpeningOptions{inner: true, openNoWin: true})
+	if err != nil || rep.Status != StatusUnknown || rep.NoWin == 0 {
+		t.Fatalf("with openNoWin: %v (%d no-win), %v; want unknown with a no-win reply", rep.Status, rep.NoWin, err)
+	}
+	bf := &bestFirst{s: s, pr: pr, lim: lim}
+	n := &bfNode{move: testPoint(t, "j8")}
+	bf.setAND(n, rep)
+	var open []engine.Point
+	for _, k := range n.kids {
+		open = append(open, k.move)
+	}
+	if !slices.Contains(open, testPoint(t, "g8")) || n.pn == 0 || n.pn >= bfInf {
+		t.Errorf("setAND: open %v, pn %d; want g8 open and the move undecided", open, n.pn)
+	}
+}

@@ -169,6 +169,14 @@ type OpeningOptions struct {
 	// flight cancelled and left out) once that many are left unknown: the
 	// best-first search's evaluation of a quiet move (bestfirst.go).
 	unknownCap int
+	// openNoWin makes a child that is a no-win within the limits (no VCT,
+	// or whatever the children's searches cover) count as open, as an
+	// unknown one does: it neither ends the decisions nor makes the
+	// opening a no-win (the report is unknown), and it counts towards
+	// unknownCap. The best-first search's evaluations (bestfirst.go) go
+	// on below such a reply with quiet moves, which a search of threats
+	// does not cover.
+	openNoWin bool
 }
 
 // smallZone is the largest pass-proof zone, in defender moves, that earns
@@ -308,10 +316,10 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 		return rep, err
 	}
 	switch {
-	case rep.NoWin > 0:
+	case rep.NoWin > 0 && !opt.openNoWin:
 		rep.Status = StatusNoWin
 		return rep, nil
-	case rep.Unknown > 0 || rep.Skipped > 0:
+	case rep.Unknown > 0 || rep.Skipped > 0 || rep.NoWin > 0:
 		rep.Status = StatusUnknown
 		return rep, nil
 	}
@@ -473,10 +481,10 @@ func decideChildren(ctx context.Context, s *Solver, b *engine.Board, ms []engine
 			}
 		case wctx.Err() == nil || ch.Status != StatusUnknown:
 			out[k], done[k] = ch, true
-			if ch.Status == StatusUnknown && !ch.Skipped {
+			if (ch.Status == StatusUnknown || opt.openNoWin && ch.Status == StatusNoWin) && !ch.Skipped {
 				unknown++
 			}
-			if opt.FailFast && !ch.Skipped && ch.Status != StatusWin || opt.inner && ch.Status == StatusNoWin ||
+			if opt.FailFast && !ch.Skipped && ch.Status != StatusWin || opt.inner && !opt.openNoWin && ch.Status == StatusNoWin ||
 				opt.unknownCap > 0 && unknown >= opt.unknownCap {
 				failed = true
 				cancel()

@@ -7,7 +7,9 @@ import (
 	"regexp"
 	"strings"
 
+	"context"
 	"gomoku/engine"
+	"gomoku/solver"
 )
 
 func main() {
@@ -15,6 +17,7 @@ func main() {
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	cnt := map[string]int{}
+	slv := solver.NewSolver(64)
 	tm := map[string]float64{}
 	for sc.Scan() {
 		m := re.FindStringSubmatch(sc.Text())
@@ -44,11 +47,22 @@ func main() {
 					sf = true
 				}
 			}
-			key := fmt.Sprintf("pass %s straight4=%v", m[2], sf)
+			vcf := false
+			if !sf {
+				a, err := slv.Solve(context.Background(), solver.Problem{Board: b, ToMove: engine.White, Attacker: engine.White}, solver.ModeVCF, solver.Limits{Nodes: 20000}, nil)
+				if err != nil {
+					panic(err)
+				}
+				vcf = a.Status == solver.StatusWin
+			}
+			key := fmt.Sprintf("pass %s straight4=%v vcf=%v", m[2], sf, vcf)
 			if m[2] == "win" {
 				key += " reply no-win"
 			}
 			cnt[key]++
+			if !sf && !vcf && cnt[key] <= 3 {
+				fmt.Println(m[1])
+			}
 			var t float64
 			fmt.Sscan(m[7], &t)
 			tm[key] += t
