@@ -122,6 +122,9 @@ type bfNode struct {
 	rest     []bfCand     // an OR node's probed moves not yet children
 	cap      int          // an AND node's unknownCap at its last evaluation (0: none)
 	more     bool         // the rest leaf of an AND node evaluated in part: its replies not yet decided
+	busy     int          // expansions in flight at or below this node (bestFirst.next)
+	inFlight bool         // an expansion in flight is this node's
+	backed   bool         // an AND node proven and written back (backUp)
 }
 
 // bfCand is a probed quiet move and its initial proof number.
@@ -161,24 +164,57 @@ func (n *bfNode) update() {
 	}
 }
 
+// vnum is n's proof and disproof numbers with the nodes whose expansion
+// is in flight counted as proven (0 and ∞; virtual proof numbers, as
+// parallel proof-number searches count the work of other threads, e.g.
+// Kishimoto 2010, "Parallel AND/OR tree search based on proof and
+// disproof numbers"): the next expansion goes elsewhere, to the next
+// replies the same proof needs at an AND node, and not to a quiet move
+// in place of one being tried at an OR node. Without expansions in
+// flight below n, n's own numbers.
+func (n *bfNode) vnum() (pn, dn int64) {
+	switch {
+	case n.inFlight:
+		return 0, bfInf
+	case n.busy == 0 || !n.expanded || len(n.kids) == 0:
+		return n.pn, n.dn
+	case n.attacker:
+		pn, dn = bfInf, 0
+		for _, k := range n.kids {
+			kp, kd := k.vnum()
+			pn, dn = min(pn, kp), bfAdd(dn, kd)
+		}
+		return pn, dn
+	}
+	pn, dn = 0, bfInf
+	for _, k := range n.kids {
+		kp, kd := k.vnum()
+		pn, dn = bfAdd(pn, kp), min(dn, kd)
+	}
+	return pn, dn
+}
+
 // pick returns the child to descend to: the undecided child of least
 // proof number, at OR and AND nodes alike (ties to the least disproof
-// number, then the first); nil when every child is decided. At an AND
-// node proof-number search takes the least disproof number (Allis 1994,
-// section 2.3), the child nearest a disproof; here a reply is seldom
-// disproven (a no-win), and the disproof numbers only count the quiet
+// number, then the first), by the virtual numbers (vnum: with no
+// expansion in flight, the nodes' own); nil when every child is decided.
+// At an AND node proof-number search takes the least disproof number
+// (Allis 1994, section 2.3), the child nearest a disproof; here a reply
+// is seldom disproven, and the disproof numbers only count the quiet
 // moves open, so that choice spread D8's 119 expansions over all 16 of
 // its children (2026-12-06). The least proof number goes on with the
 // reply nearest a proof: on D8, 12 of the 16 had a quiet move that left
 // one reply unknown.
 func (n *bfNode) pick() *bfNode {
 	var best *bfNode
+	var bp, bd int64
 	for _, k := range n.kids {
-		if k.pn == 0 || k.dn == 0 {
+		kp, kd := k.vnum()
+		if kp == 0 || kd == 0 {
 			continue
 		}
-		if best == nil || k.pn < best.pn || k.pn == best.pn && k.dn < best.dn {
-			best = k
+		if best == nil || kp < bp || kp == bp && kd < bd {
+			best, bp, bd = k, kp, kd
 		}
 	}
 	return best
@@ -187,7 +223,7 @@ func (n *bfNode) pick() *bfNode {
 // BestFirstOpening proves pr (the defender to move) by the best-first
 // search described above, for at most budget of wall time (0: until ctx
 // ends or the tree is decided), on top of s.Store (required: the way back
-// up is through it). opt's Jobs, Suggest, Retry, Log, Progress (the
+// up is through it). opt's Jobs, Expansions, Escalate, Suggest, Retry, Log, Progress (the
 // opening's own children) and SearchProgress apply; its Deepen, Descend,
 // Survey and FailFast do not (every evaluation is ProveOpening without
 // deepening). The report is ProveOpening's of pr, made again from the
@@ -305,69 +341,318 @@ func (bf *bestFirst) setAND(n *bfNode, rep OpeningReport) {
 }
 
 // run expands the most-proving node until the root is decided or ctx
-// ends. Errors: an evaluation's or the store's.
+// ends, up to OpeningOptions.Expansions expansions at once: each goes to
+// the most-proving node with the leaves of those in flight counted as
+// proven (bfNode.vnum), is computed on a Solver of its own (bf.s alone
+// when one runs at a time; siblings sharing the store otherwise) and put
+// into the tree on this goroutine, which alone touches the tree and
+// writes proven quiet moves back up (on bf.s, or a sibling of its own
+// when expansions run at once). Errors: an evaluation's or the store's.
 func (bf *bestFirst) run(ctx context.Context, root *bfNode) error {
-	b := engine.Scratch(bf.pr.Board)
-	defer engine.Release(b)
-	att := bf.pr.Attacker
-	for ctx.Err() == nil && root.pn != 0 && root.dn != 0 && (bf.most == 0 || bf.expansions < bf.most) {
-		// down to the most-proving node, the moves played on b
-		path := []*bfNode{root}
-		for n := root; n.expanded; {
-			k := n.pick()
-			if k == nil {
+	workers := max(1, bf.opt.Expansions)
+	done := make(chan *bfWork)
+	var spare []*Solver
+	up := bf.s
+	if workers > 1 {
+		up = bf.s.sibling() // the back-ups, beside the workers
+	}
+	inFlight := 0
+	var firstErr error
+	for {
+		for firstErr == nil && ctx.Err() == nil && inFlight < workers && root.pn != 0 && root.dn != 0 &&
+			(bf.most == 0 || bf.expansions+inFlight < bf.most) {
+			w := bf.next(root)
+			if w == nil {
+				break // every open leaf in flight, or below one
+			}
+			if leaf := w.path[len(w.path)-1]; leaf.attacker && leaf.expanded {
+				bf.settle(w)
+				firstErr = fmt.Errorf("internal error: best-first: no child to expand below %s", pathText(w.path))
 				break
 			}
-			if k.more {
-				break // n's evaluation goes on
+			w.slv = bf.s
+			if workers > 1 {
+				if k := len(spare); k > 0 {
+					w.slv, spare = spare[k-1], spare[:k-1]
+				} else {
+					w.slv = bf.s.sibling()
+				}
 			}
-			c := att
-			if k.attacker { // the defender moved into it
-				c = att.Opponent()
-			}
-			b.Play(k.move, c)
-			path = append(path, k)
-			n = k
+			inFlight++
+			go func() {
+				bf.compute(ctx, w)
+				done <- w
+			}()
 		}
-		leaf := path[len(path)-1]
-		if leaf.attacker && leaf.expanded {
-			return fmt.Errorf("internal error: best-first: no child to expand below %s", pathText(path))
+		if inFlight == 0 {
+			return firstErr
 		}
-		var err error
-		if leaf.attacker {
-			if !leaf.tried {
-				err = bf.longer(ctx, b, path)
-			}
-			if err == nil && leaf.pn != 0 && leaf.dn != 0 && ctx.Err() == nil {
-				err = bf.expandOR(ctx, b, path)
-			}
-		} else {
-			err = bf.expandAND(ctx, b, path)
+		w := <-done
+		inFlight--
+		if workers > 1 {
+			spare = append(spare, w.slv)
 		}
-		bf.expansions++
-		// back up: the numbers, and every quiet move now proven written
-		// as its reply's win (deepen from the store)
-		for i := len(path) - 1; i >= 0 && err == nil; i-- {
-			n := path[i]
-			n.update()
-			if n.attacker && n.rest != nil && n.dn == 0 && n.pn != 0 {
-				bf.widen(n) // every quiet move tried failed: the next ones
-				n.update()
-			}
-			if i > 0 && !n.attacker && n.pn == 0 && ctx.Err() == nil {
-				err = bf.backUp(ctx, b, path[:i+1])
-			}
-			if i > 0 {
-				b.Undo()
+		bf.settle(w)
+		if firstErr == nil && ctx.Err() == nil {
+			if err := bf.apply(ctx, up, w); err != nil {
+				firstErr = err
+			} else if bf.expansions%bfStatusEvery == 0 {
+				bf.log(bf.status(root))
 			}
 		}
-		if err != nil {
-			return err
+		engine.Release(w.b)
+	}
+}
+
+// bfWork is one expansion: the leaf at the end of path, the moves of path
+// played on b (a board of its own), the Solver it runs on, and what its
+// searches found (compute), to be put into the tree by run's goroutine
+// (apply).
+type bfWork struct {
+	path  []*bfNode
+	b     *engine.Board
+	slv   *Solver
+	cap   int  // an AND leaf's unknownCap (0: none)
+	tried bool // an OR leaf's longer search done before
+	// an AND leaf: skip when no attacker move is left (Limits.Depth)
+	skip bool
+	rep  OpeningReport
+	// an OR leaf: the longer search (marked: done; ran: searched, its
+	// answer la within llim, before: recorded as tried earlier), then the
+	// quiet moves (listed: lead and rest, of probed, kept: from the store)
+	marked, ran, before bool
+	la                  Answer
+	llim                Limits
+	listed, kept        bool
+	lead, rest          []bfCand
+	probed              int
+	nodes               int64
+	err                 error
+}
+
+// next returns the expansion of the most-proving node below root, the
+// expansions in flight counted as proven (vnum), marked in flight along
+// its path; nil when there is none (root's virtual numbers decided).
+func (bf *bestFirst) next(root *bfNode) *bfWork {
+	if pn, dn := root.vnum(); pn == 0 || dn == 0 {
+		return nil
+	}
+	b := engine.Scratch(bf.pr.Board)
+	att := bf.pr.Attacker
+	path := []*bfNode{root}
+	for n := root; n.expanded; {
+		k := n.pick()
+		if k == nil || k.more {
+			break // k.more: n's evaluation goes on
 		}
-		if bf.expansions%bfStatusEvery == 0 {
-			bf.log(bf.status(root))
+		c := att
+		if k.attacker { // the defender moved into it
+			c = att.Opponent()
+		}
+		b.Play(k.move, c)
+		path = append(path, k)
+		n = k
+	}
+	leaf := path[len(path)-1]
+	w := &bfWork{path: path, b: b, tried: leaf.tried}
+	if !leaf.attacker && leaf != root {
+		leaf.cap += bf.step
+		w.cap = leaf.cap
+	}
+	leaf.inFlight = true
+	for _, n := range path {
+		n.busy++
+	}
+	return w
+}
+
+// settle takes w's marks off the tree.
+func (bf *bestFirst) settle(w *bfWork) {
+	w.path[len(w.path)-1].inFlight = false
+	for _, n := range w.path {
+		n.busy--
+	}
+}
+
+// compute runs w's searches on w.slv, touching nothing of the tree but
+// reading what next copied: an AND leaf's evaluation by ProveOpening (up
+// to w.cap replies left open, a no-win among them: openNoWin), an OR
+// leaf's longer search (Escalate) and then, unless it decided the leaf,
+// its quiet moves (quietList).
+func (bf *bestFirst) compute(ctx context.Context, w *bfWork) {
+	leaf := w.path[len(w.path)-1]
+	if !leaf.attacker {
+		sub, ok := bf.limAt(quietMoves(w.path))
+		if !ok {
+			w.skip = true
+			return
+		}
+		opt := bf.opt
+		opt.inner = true     // the survey's order
+		opt.openNoWin = true // a reply without a VCT is an OR leaf, not a refutation
+		opt.unknownCap = w.cap
+		w.rep, w.err = w.slv.ProveOpening(ctx, Problem{Board: w.b, ToMove: bf.pr.Attacker.Opponent(), Attacker: bf.pr.Attacker}, sub, opt)
+		w.nodes = w.rep.Nodes
+		return
+	}
+	if !w.tried {
+		if w.err = bf.searchLonger(ctx, w); w.err != nil || ctx.Err() != nil || w.ran && w.la.Status == StatusWin {
+			return
 		}
 	}
+	w.lead, w.rest, w.probed, w.kept, w.err = bf.quietList(ctx, w.slv, w.b, w.path)
+	w.listed = w.err == nil && ctx.Err() == nil
+}
+
+// apply puts w's results into the tree (applyLeaf), counts the
+// expansion, and goes back up w's path: each node's numbers from its
+// children's, an OR node whose quiet moves all failed widened, and each
+// AND node now proven written back (backUp on up, once). Errors: w's
+// searches', the back-ups' and the store's.
+func (bf *bestFirst) apply(ctx context.Context, up *Solver, w *bfWork) error {
+	if w.err != nil {
+		return w.err
+	}
+	bf.applyLeaf(w)
+	bf.expansions++
+	b, path := w.b, w.path
+	for i := len(path) - 1; i >= 0; i-- {
+		n := path[i]
+		n.update()
+		if n.attacker && n.rest != nil && n.dn == 0 && n.pn != 0 {
+			bf.widen(n) // every quiet move tried failed: the next ones
+			n.update()
+		}
+		if i > 0 && !n.attacker && n.pn == 0 && !n.backed && ctx.Err() == nil {
+			if err := bf.backUp(ctx, up, b, path[:i+1]); err != nil {
+				return err
+			}
+		}
+		if i > 0 {
+			b.Undo()
+		}
+	}
+	return nil
+}
+
+// applyLeaf puts the results of w's searches into its leaf, and logs
+// them: an OR leaf's longer search (a win proves it; a no-win leaves it
+// open, quiet moves may follow) and its quiet moves (openQuiet); an AND
+// leaf's evaluation (setAND), or no attacker move left (disproven).
+func (bf *bestFirst) applyLeaf(w *bfWork) {
+	bf.nodes += w.nodes
+	leaf, path := w.path[len(w.path)-1], w.path
+	switch {
+	case leaf.attacker:
+		if w.marked {
+			leaf.tried = true
+		}
+		if w.ran {
+			if w.la.Status == StatusWin {
+				leaf.pn, leaf.dn = 0, bfInf
+			}
+			if !w.before {
+				bf.log(fmt.Sprintf("best-first %d: after %s: a longer search (%v): %v (%.1f s)", bf.expansions+1, pathText(path), limText(w.llim), w.la.Status, w.la.Elapsed.Seconds()))
+			}
+		}
+		if w.listed {
+			bf.openQuiet(w)
+		}
+	case w.skip:
+		leaf.expanded, leaf.pn, leaf.dn = true, bfInf, 0 // no attacker moves left
+	default:
+		again := leaf.expanded
+		bf.setAND(leaf, w.rep)
+		rep, how := w.rep, ""
+		if again {
+			how = ", continued"
+		}
+		if left := rep.Total - len(rep.Children); left > 0 && rep.Status == StatusUnknown {
+			how += fmt.Sprintf(", %d not yet decided", left)
+		}
+		bf.log(fmt.Sprintf("best-first %d: after %s: pass %v, zone %d: %v (%d won, %d unknown, %d no-win%s; %.1f s)",
+			bf.expansions+1, pathText(path), rep.Pass.Status, rep.Total, rep.Status, rep.Won, rep.Unknown, rep.NoWin, how, rep.Elapsed.Seconds()))
+	}
+}
+
+// expandAND evaluates the AND node at the end of path (b the position,
+// the defender to move after its quiet move) on bf.s and puts the result
+// into the tree: up to bfUnknownStep replies left open (unknown, or a
+// no-win within the limits: OpeningOptions.openNoWin), a node evaluated
+// in part (its rest leaf the most-proving node) bfUnknownStep more, the
+// decided replies read back from the store. A search cut short by ctx
+// leaves the node as it was. It is one step of run, without the back-up.
+func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	return bf.expandNow(ctx, b, path)
+}
+
+// expandOR opens the OR leaf at the end of path (b the position, the
+// attacker to move after a defender reply) on bf.s, after its longer
+// search if it has not had one (Escalate): its quiet moves (quietList),
+// the suggested ones and the bfWidth cheapest by zone as children, the
+// rest kept for widen (openQuiet). A node with no quiet move that
+// threatens anything is disproven. One step of run, without the back-up.
+func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	return bf.expandNow(ctx, b, path)
+}
+
+// expandNow computes the expansion of the leaf at the end of path (b the
+// position) on bf.s and puts it into the tree (compute, applyLeaf).
+func (bf *bestFirst) expandNow(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	leaf := path[len(path)-1]
+	w := &bfWork{path: path, b: b, slv: bf.s, tried: leaf.tried}
+	if !leaf.attacker && leaf != path[0] {
+		leaf.cap += bf.step
+		w.cap = leaf.cap
+	}
+	bf.compute(ctx, w)
+	if w.err != nil || ctx.Err() != nil {
+		return w.err // cut short: left as it was, to be expanded again
+	}
+	bf.applyLeaf(w)
+	return nil
+}
+
+// longer runs the longer search of the OR leaf at the end of path (b the
+// position) alone, on bf.s (searchLonger), and puts its result into the
+// leaf.
+func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	w := &bfWork{path: path, b: b, slv: bf.s}
+	if err := bf.searchLonger(ctx, w); err != nil || ctx.Err() != nil {
+		return err
+	}
+	bf.applyLeaf(w)
+	return nil
+}
+
+// searchLonger searches the OR leaf of w (the attacker to move after a
+// defender reply that an evaluation left open) once more on w.slv, within
+// OpeningOptions.Escalate times the limits, as a reply of an opening is
+// searched (attemptChild, without a pass proof to repair: the store
+// first, an unknown one recorded as an attempt, so that a rerun does not
+// search it again unless OpeningOptions.Retry), with solve --mode win's
+// quiet threats. Without Escalate (or limits) the leaf is only marked.
+// A search cut short by ctx marks nothing. Errors: the search's and the
+// store's.
+func (bf *bestFirst) searchLonger(ctx context.Context, w *bfWork) error {
+	lim, ok := bf.limAt(quietMoves(w.path))
+	if !ok || bf.opt.Escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 {
+		w.marked = true
+		return nil
+	}
+	lim.Time *= time.Duration(bf.opt.Escalate)
+	lim.Nodes *= int64(bf.opt.Escalate)
+	pr := Problem{Board: w.b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
+	slv := w.slv
+	quiet := slv.QuietThreats
+	slv.QuietThreats = true // this worker's solver: no evaluation in flight on it
+	a, _, before, err := slv.attemptChild(ctx, pr, w.path[len(w.path)-1].move, nil, lim, bf.opt)
+	slv.QuietThreats = quiet
+	w.nodes += a.Nodes
+	if err != nil || ctx.Err() != nil {
+		return err
+	}
+	w.marked, w.ran, w.la, w.llim, w.before = true, true, a, lim, before
 	return nil
 }
 
@@ -400,57 +685,18 @@ func (bf *bestFirst) status(root *bfNode) string {
 	return sb.String()
 }
 
-// expandAND evaluates the AND node at the end of path (b the position,
-// the defender to move after its quiet move) by ProveOpening: a leaf up
-// to bfUnknownStep replies left unknown, one evaluated in part (its rest
-// leaf the most-proving node) bfUnknownStep more, the decided replies
-// read back from the store.
-func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfNode) error {
-	n := path[len(path)-1]
-	sub, ok := bf.limAt(quietMoves(path))
-	if !ok {
-		n.expanded, n.pn, n.dn = true, bfInf, 0 // no attacker moves left
-		return nil
-	}
-	opt := bf.opt
-	opt.inner = true     // the survey's order
-	opt.openNoWin = true // a reply without a VCT is an OR leaf, not a refutation
-	if n != path[0] {
-		n.cap += bf.step
-		opt.unknownCap = n.cap
-	}
-	rep, err := bf.s.ProveOpening(ctx, Problem{Board: b, ToMove: bf.pr.Attacker.Opponent(), Attacker: bf.pr.Attacker}, sub, opt)
-	bf.nodes += rep.Nodes
-	if err != nil || ctx.Err() != nil {
-		return err // cut short: left as it was, to be expanded again
-	}
-	again := n.expanded
-	bf.setAND(n, rep)
-	how := ""
-	if again {
-		how = ", continued"
-	}
-	if left := rep.Total - len(rep.Children); left > 0 && rep.Status == StatusUnknown {
-		how += fmt.Sprintf(", %d not yet decided", left)
-	}
-	bf.log(fmt.Sprintf("best-first %d: after %s: pass %v, zone %d: %v (%d won, %d unknown, %d no-win%s; %.1f s)",
-		bf.expansions+1, pathText(path), rep.Pass.Status, rep.Total, rep.Status, rep.Won, rep.Unknown, rep.NoWin, how, rep.Elapsed.Seconds()))
-	return nil
-}
-
-// expandOR opens the OR leaf at the end of path (b the position, the
-// attacker to move after a defender reply): its quiet moves probed, the
-// suggested ones and the bfWidth cheapest by zone as children, the rest
-// kept for widen. A node with no quiet move that threatens anything is
-// disproven.
-func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNode) error {
-	n := path[len(path)-1]
-	lead, cands, kept, err := bf.s.Store.bfCands(b, bf.pr.Attacker)
+// quietList lists the quiet moves of the OR leaf at the end of path (b
+// the position, the attacker to move after a defender reply) on slv: the
+// store's list when it holds one (less the moves that lose at once, see
+// below), else the probes' (probe), then stored. Errors: the probes' and
+// the store's.
+func (bf *bestFirst) quietList(ctx context.Context, slv *Solver, b *engine.Board, path []*bfNode) (lead, cands []bfCand, probed int, kept bool, err error) {
+	lead, cands, kept, err = slv.Store.bfCands(b, bf.pr.Attacker)
 	if errors.Is(err, ErrStoreCorrupt) {
 		kept, err = false, nil // probed again, and written over
 	}
 	if err != nil {
-		return err
+		return nil, nil, 0, false, err
 	}
 	if kept {
 		// lists stored before deepenMoves dropped the moves that lose at
@@ -464,17 +710,25 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 			kept = len(lead)+len(cands) > 0
 		}
 	}
-	probed := len(lead) + len(cands)
+	probed = len(lead) + len(cands)
 	if !kept {
-		if lead, cands, probed, err = bf.probe(ctx, b, path); err != nil || ctx.Err() != nil {
-			return err
+		if lead, cands, probed, err = bf.probe(ctx, slv, b, path); err != nil || ctx.Err() != nil {
+			return nil, nil, 0, false, err
 		}
-		if err := bf.s.Store.putBFCands(b, bf.pr.Attacker, lead, cands); err != nil {
-			return err
+		if err := slv.Store.putBFCands(b, bf.pr.Attacker, lead, cands); err != nil {
+			return nil, nil, 0, false, err
 		}
 	}
-	n.expanded, n.rest = true, cands
-	for _, c := range lead {
+	return lead, cands, probed, kept, nil
+}
+
+// openQuiet opens w's OR leaf with the quiet moves quietList gave: the
+// leading ones and the first bfWidth of the rest as children (widen), the
+// others kept; disproven when there are none.
+func (bf *bestFirst) openQuiet(w *bfWork) {
+	n := w.path[len(w.path)-1]
+	n.expanded, n.rest = true, w.rest
+	for _, c := range w.lead {
 		n.kids = append(n.kids, &bfNode{move: c.move, pn: c.pn, dn: 1})
 	}
 	bf.widen(n)
@@ -486,52 +740,11 @@ func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNo
 		open = append(open, fmt.Sprintf("%v %d", k.move, k.pn))
 	}
 	how := "probed"
-	if kept {
+	if w.kept {
 		how = "from the store"
 	}
 	bf.log(fmt.Sprintf("best-first %d: after %s: %d quiet moves %s, opened (with their proof numbers): %s",
-		bf.expansions+1, pathText(path), probed, how, strings.Join(open, ", ")))
-	return nil
-}
-
-// longer searches the OR leaf at the end of path (b the position, the
-// attacker to move after a defender reply that an evaluation left
-// unknown) once more, within OpeningOptions.Escalate times the limits, as a reply of
-// an opening is searched (attemptChild, without a pass proof to repair:
-// the store first, an unknown one recorded as an attempt, so that a rerun
-// does not search it again unless OpeningOptions.Retry), with solve
-// --mode win's quiet threats: a win proves the leaf, a no-win disproves
-// it. A search cut short by ctx leaves the leaf as it was. Errors: the
-// search's and the store's.
-func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode) error {
-	n := path[len(path)-1]
-	lim, ok := bf.limAt(quietMoves(path))
-	if !ok || bf.opt.Escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 {
-		n.tried = true
-		return nil
-	}
-	lim.Time *= time.Duration(bf.opt.Escalate)
-	lim.Nodes *= int64(bf.opt.Escalate)
-	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
-	quiet := bf.s.QuietThreats
-	bf.s.QuietThreats = true // best-first's own loop: no evaluation in flight
-	a, _, before, err := bf.s.attemptChild(ctx, pr, n.move, nil, lim, bf.opt)
-	bf.s.QuietThreats = quiet
-	bf.nodes += a.Nodes
-	if err != nil || ctx.Err() != nil {
-		return err
-	}
-	n.tried = true
-	switch a.Status {
-	case StatusWin:
-		n.pn, n.dn = 0, bfInf
-	case StatusNoWin:
-		n.pn, n.dn = bfInf, 0
-	}
-	if !before {
-		bf.log(fmt.Sprintf("best-first %d: after %s: a longer search (%v): %v (%.1f s)", bf.expansions+1, pathText(path), limText(lim), a.Status, a.Elapsed.Seconds()))
-	}
-	return nil
+		bf.expansions+1, pathText(w.path), w.probed, how, strings.Join(open, ", ")))
 }
 
 // limText is lim's time, or else its nodes, for the log.
@@ -548,15 +761,15 @@ func limText(lim Limits) string {
 // deepenProbeNodes (lead, in their order), and the others whose pass
 // search won (rest, the least proof number first), and how many were
 // probed. Errors: the probes' and the store's.
-func (bf *bestFirst) probe(ctx context.Context, b *engine.Board, path []*bfNode) (lead, rest []bfCand, probed int, err error) {
+func (bf *bestFirst) probe(ctx context.Context, slv *Solver, b *engine.Board, path []*bfNode) (lead, rest []bfCand, probed int, err error) {
 	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
 	parent := path[len(path)-2]
-	moves, _, guided, err := bf.s.quietCandidates(ctx, pr, parent.first, bf.opt)
+	moves, _, guided, err := slv.quietCandidates(ctx, pr, parent.first, bf.opt)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	lim, _ := bf.limAt(quietMoves(path))
-	zones, err := bf.s.probeZones(ctx, pr, moves, deepenProbeNodes, lim.Depth, nil, nil)
+	zones, err := slv.probeZones(ctx, pr, moves, deepenProbeNodes, lim.Depth, nil, nil)
 	if err != nil || ctx.Err() != nil {
 		return nil, nil, 0, err
 	}
@@ -609,16 +822,18 @@ func (bf *bestFirst) widen(n *bfNode) {
 // level, from the store, which checks the proof. A quiet move that does
 // not prove again (a result the store no longer serves within the limits)
 // is disproven.
-func (bf *bestFirst) backUp(ctx context.Context, b *engine.Board, path []*bfNode) error {
+func (bf *bestFirst) backUp(ctx context.Context, up *Solver, b *engine.Board, path []*bfNode) error {
 	n, q := path[len(path)-1], quietMoves(path)
+	n.backed = true
 	b.Undo() // the position before the quiet move, the attacker to move
 	defer b.Play(n.move, bf.pr.Attacker)
 	pr := Problem{Board: b, ToMove: bf.pr.Attacker, Attacker: bf.pr.Attacker}
-	up := bf.opt
-	up.Log, up.Progress, up.pool = nil, nil, nil
+	uopt := bf.opt
+	uopt.Log, uopt.Progress, uopt.pool = nil, nil, nil
 	lim, _ := bf.limAt(q - 1)
-	a, ok, err := bf.s.deepen(ctx, pr, n.move, 1, lim, up)
+	a, ok, err := up.deepen(ctx, pr, n.move, 1, lim, uopt)
 	if err != nil || ctx.Err() != nil {
+		n.backed = false // cut short: again when next reached
 		return err
 	}
 	if !ok {
@@ -627,7 +842,7 @@ func (bf *bestFirst) backUp(ctx context.Context, b *engine.Board, path []*bfNode
 		return nil
 	}
 	bf.log(fmt.Sprintf("best-first: after %s: won, every reply proven (proof %d moves)", pathText(path), a.Proof.Len()))
-	return bf.s.remember(pr, ModeWin, lim, a)
+	return up.remember(pr, ModeWin, lim, a)
 }
 
 // limAt is the limits of a position below q quiet attacker moves of the

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"gomoku/engine"
 	"gomoku/solver/proof"
@@ -29,17 +31,33 @@ func squareAfterG8(t *testing.T) Problem {
 // proof's first move and the potentials only) and with them, in both
 // cases a certificate that proof.VerifyCertificate accepts, and the log
 // shows quiet moves opened below a reply, proven and written back up.
-// The same on two jobs (go test -race). The replies' longer searches
+// The same on two jobs, and with two expansions at once, whose quiet-move
+// listings overlap (go test -race). The replies' longer searches
 // (OpeningOptions.Escalate) are off here: TestBestFirstLonger has them.
 func TestBestFirstOpening(t *testing.T) {
 	pr := squareAfterG8(t)
 	lim := Limits{Nodes: 20}
 	ctx := context.Background()
+	// a suggestion that waits a little, to see expansions overlap
+	var mu sync.Mutex
+	now, most := 0, 0
+	slowSuggest := func(ctx context.Context, b *engine.Board, att engine.Color) []engine.Point {
+		mu.Lock()
+		now++
+		most = max(most, now)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		now--
+		mu.Unlock()
+		return passFirstMove(ctx, b, att)
+	}
 	for _, tc := range []struct {
-		name    string
-		suggest func(context.Context, *engine.Board, engine.Color) []engine.Point
-		jobs    int
-	}{{"unguided", nil, 1}, {"suggested", passFirstMove, 1}, {"two jobs", passFirstMove, 2}} {
+		name             string
+		suggest          func(context.Context, *engine.Board, engine.Color) []engine.Point
+		jobs, expansions int
+	}{{"unguided", nil, 1, 1}, {"suggested", passFirstMove, 1, 1}, {"two jobs", passFirstMove, 2, 1},
+		{"two expansions", slowSuggest, 1, 2}, {"two expansions of two jobs", nil, 2, 2}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := storedSolver(t)
 			rep, err := s.ProveOpening(ctx, pr, lim, OpeningOptions{})
@@ -47,16 +65,25 @@ func TestBestFirstOpening(t *testing.T) {
 				t.Fatalf("without it: %v (zone %v), %v; want unknown with a zone", rep.Status, rep.PassZone, err)
 			}
 			var lines []string
-			opt := OpeningOptions{Suggest: tc.suggest, Jobs: tc.jobs, Log: func(l string) { lines = append(lines, l) }}
-			if tc.jobs > 1 {
+			opt := OpeningOptions{Suggest: tc.suggest, Jobs: tc.jobs, Expansions: tc.expansions, Log: func(l string) { lines = append(lines, l) }}
+			if tc.jobs > 1 || tc.expansions > 1 {
 				opt.Log = nil // the searches' lines from several goroutines
 			}
+			mu.Lock()
+			most = 0
+			mu.Unlock()
 			rep, err = s.bestFirstOpening(ctx, pr, lim, opt, 0, 0, bfUnknownStep)
 			if err != nil || rep.Status != StatusWin || rep.Certificate == nil {
 				t.Fatalf("best-first: %v, %v (%d of %d won); log:\n%s", rep.Status, err, rep.Won, rep.Total, strings.Join(lines, "\n"))
 			}
 			if _, err := proof.VerifyCertificate(ctx, rep.Certificate); err != nil {
 				t.Fatalf("the checker rejects the certificate: %v", err)
+			}
+			mu.Lock()
+			overlap := most
+			mu.Unlock()
+			if tc.expansions > 1 && tc.suggest != nil && overlap < 2 {
+				t.Errorf("two expansions: at most %d quiet-move listings at once, want 2", overlap)
 			}
 			if opt.Log == nil {
 				return

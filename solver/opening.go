@@ -113,6 +113,13 @@ type OpeningOptions struct {
 	// unknown at once and those moves skipped, so that a resumed run
 	// spends its time on what was not tried yet.
 	Retry bool
+	// Expansions applies to BestFirstOpening only: how many of its
+	// expansions run at once (1 when 0), each on a Solver of its own
+	// (the store shared) with Jobs goroutines for its evaluation. The
+	// next one goes to the most-proving node with those in flight counted
+	// as proven (virtual proof numbers): an evaluation opens one to three
+	// replies, so the replies of one expansion seldom fill the cores.
+	Expansions int
 	// Escalate applies to BestFirstOpening only: how many times the limits
 	// (Limits.Time and Nodes) a reply left unknown gets in one longer
 	// search of its own before its quiet moves are opened (0 or 1: none,

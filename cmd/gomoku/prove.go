@@ -75,6 +75,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.BoolFlag{Name: "progress", Usage: "report each search's nodes and time on standard error (with the search and its root's proof and disproof numbers, as solve --progress), and each step of a deepening (the quiet move tried, the inner pass search and zone, each inner defender move)"},
 			&cli.IntFlag{Name: "descend", Usage: "with --tt, levels of descent for a defender move still unknown after the deepening (\"down a line, then back up\", docs/solving.md): alpha-beta's quiet move played (--suggest-nodes) and the position after it proven as an opening of its own with these same flags, its replies left unknown descended in turn, up to this many attacker moves deep, then each level proven again from the store; the first defender move not so proven stops the opening; 0: none"},
 			&cli.DurationFlag{Name: "best-first", Usage: "with --tt, after the opening's defender moves are decided, prove those left unknown by a best-first search over quiet attacker moves for at most this wall time (proof-number search one level up, Allis's pn²: each reply left unknown opens its quiet moves, their initial proof numbers from the zone of a quick pass search; each quiet move is evaluated by proving the position after it as an opening, every reply within --time; the numbers go up the tree and the cheapest open reply at any depth goes next), then the opening again from the store; a rerun rebuilds the tree from the store and goes on (not with --deepen or --descend, nor with the attacker to move); 0: none"},
+			&cli.IntFlag{Name: "best-first-expansions", Value: 1, Usage: "with --best-first, how many expansions run at once, each with --jobs goroutines and tables of --memory MiB of its own (the store shared), the next going to the most-proving node with those in flight counted as proven; one evaluation keeps about 1.2 of two cores busy"},
 			&cli.IntFlag{Name: "best-first-escalate", Usage: "with --best-first, how many times --time (or --nodes) a reply left unknown gets in one longer search of its own, recorded in the store, before its quiet moves are opened; 0 or 1: none (on D8, 8 proved 3 quiet moves where none proved 15 in the same time, 2026-12-06)"},
 			&cli.IntFlag{Name: "descend-moves", Value: 1, Usage: "with --descend, how many of alpha-beta's two best quiet moves a descent tries in turn at each defender move left unknown (1 or 2)"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
@@ -182,6 +183,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if bf := c.Duration("best-first"); bf < 0 || bf > 0 && (c.String("tt") == "" || c.Int("deepen") > 0 || c.Int("descend") > 0) {
 			return usagef("--best-first %v: want 0 or more, with a store (--tt) to go back up through, and without --deepen or --descend", bf)
 		}
+		if e := c.Int("best-first-expansions"); e < 1 {
+			return usagef("--best-first-expansions %d: want 1 or more", e)
+		}
 		if e := c.Int("best-first-escalate"); e < 0 {
 			return usagef("--best-first-escalate %d: want 0 or more", e)
 		}
@@ -231,7 +235,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 			if opt.Deepen > 0 {
 				opt.ZoneExtensions, opt.Survey = c.Int("zone-extensions"), c.Int("survey")
 			}
-			opt.Escalate = c.Int("best-first-escalate")
+			opt.Escalate, opt.Expansions = c.Int("best-first-escalate"), c.Int("best-first-expansions")
 			if n := c.Int64("suggest-nodes"); n > 0 && (opt.Deepen > 0 || opt.Descend > 0 || c.Duration("best-first") > 0) {
 				opt.Suggest = suggestMoves(n)
 			}
