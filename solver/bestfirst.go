@@ -166,9 +166,9 @@ func (n *bfNode) update() {
 
 // vnum is n's proof and disproof numbers with the nodes whose expansion
 // is in flight counted as proven (0 and ∞): virtual proof numbers, after
-// Kaneko 2010 ("Parallel depth first proof number search", AAAI-10,
-// section 3: the numbers a node is estimated to reach given the agents
-// working below it; there an increase, here the leaf taken as proven, so
+// Kaneko 2010 ("Parallel depth first proof number search", AAAI-10: the
+// numbers a node is estimated to reach given the agents working below
+// it; there an increase, here the leaf taken as proven, so
 // that the next most-proving node is among the rest of what the proof
 // needs). The next expansion goes elsewhere, to the next
 // replies the same proof needs at an AND node, and not to a quiet move
