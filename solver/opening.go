@@ -241,6 +241,10 @@ type OpeningReport struct {
 	// Nodes is the nodes of all searches; Elapsed the wall time.
 	Nodes   int64
 	Elapsed time.Duration
+	// Over, for a no-win decided before any search, says why: the
+	// defender threatens five (a four the attacker, to pass, leaves), a
+	// five is on the board, or the board is full (a draw); "" otherwise.
+	Over string
 }
 
 // ProveOpening searches for a whole-board proof that pr.Attacker wins
@@ -262,15 +266,18 @@ func (s *Solver) ProveOpening(ctx context.Context, pr Problem, lim Limits, opt O
 	b := engine.Scratch(pr.Board)
 	defer engine.Release(b)
 	att, def := pr.Attacker, pr.Attacker.Opponent()
-	if b.Count(def, engine.FivePoints) > 0 || b.HasFive(def) || b.HasFive(att) {
-		// the defender wins at once, or the game is over
-		rep.Status = StatusNoWin
+	switch {
+	case b.HasFive(def) || b.HasFive(att):
+		rep.Status, rep.Over = StatusNoWin, "a five is on the board: the game is over"
+		return rep, nil
+	case b.Count(def, engine.FivePoints) > 0:
+		rep.Status, rep.Over = StatusNoWin, fmt.Sprintf("the defender, to move, makes five at %v", b.FirstPoint(def, engine.FivePoints))
 		return rep, nil
 	}
 	legal := legalMoves(b, def)
 	rep.Legal = len(legal)
 	if len(legal) == 0 {
-		rep.Status = StatusNoWin // a full board is a draw
+		rep.Status, rep.Over = StatusNoWin, "the board is full: a draw"
 		return rep, nil
 	}
 

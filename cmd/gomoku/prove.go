@@ -465,6 +465,10 @@ func writeProveText(w io.Writer, rec proveRecord, rep solver.OpeningReport) {
 		pass = fmt.Sprintf("pass: win, proof %d moves", rep.Pass.ProofNodes)
 	}
 	passOnly := rec.passOnly()
+	if rep.Over != "" {
+		fmt.Fprintf(w, "result: no-win: %s (nothing searched)\n", rep.Over)
+		return
+	}
 	switch {
 	case rec.Zone:
 		fmt.Fprintf(w, "%s; %d of %d legal defender moves in its zone, the others answered by it\n", pass, rec.ToDecide, rec.Legal)

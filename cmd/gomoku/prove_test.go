@@ -759,3 +759,22 @@ func TestProveSVG(t *testing.T) {
 		t.Errorf("the attacker to move: exit %d\n%s%s", code, doc, errOut)
 	}
 }
+
+// TestProveOver: an opening decided before any search says why: white,
+// to move, makes five at i9 (black's quiet l9 left g9 h9 _ j9 k9 open,
+// from D8's best-first log of 2026-12-06), and a five on the board; each
+// a no-win, nothing searched. Before, the text said the pass search had
+// stopped by "the  limit".
+func TestProveOver(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ moves, want string }{
+		{"h8 h9 i7 g9 j8 g8 h6 k9 g7 f7 e6 f6 f8 i10 j11 i5 j10 j9 l9", "result: no-win: the defender, to move, makes five at i9 (nothing searched)"},
+		{"h8 h9 i8 i9 j8 j9 k8 k9 l8", "result: no-win: a five is on the board: the game is over (nothing searched)"},
+	} {
+		in := write(t, dir, "over.txt", c.moves+"\n")
+		code, out, errOut := gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "black", "--nodes", "1000", in)
+		if code != exitOK || !strings.Contains(out, c.want) || strings.Contains(out, "stopped by") {
+			t.Errorf("%s: exit %d\n%s%s", c.moves, code, out, errOut)
+		}
+	}
+}
