@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,17 +38,9 @@ func TestBestFirstOpening(t *testing.T) {
 	lim := Limits{Nodes: 20}
 	ctx := context.Background()
 	// a suggestion that waits a little, to see expansions overlap
-	var mu sync.Mutex
-	now, most := 0, 0
+	var listings overlap
 	slowSuggest := func(ctx context.Context, b *engine.Board, att engine.Color) []engine.Point {
-		mu.Lock()
-		now++
-		most = max(most, now)
-		mu.Unlock()
-		time.Sleep(20 * time.Millisecond)
-		mu.Lock()
-		now--
-		mu.Unlock()
+		listings.hold(20 * time.Millisecond)
 		return passFirstMove(ctx, b, att)
 	}
 	for _, tc := range []struct {
@@ -69,9 +60,7 @@ func TestBestFirstOpening(t *testing.T) {
 			if tc.jobs > 1 || tc.expansions > 1 {
 				opt.Log = nil // the searches' lines from several goroutines
 			}
-			mu.Lock()
-			most = 0
-			mu.Unlock()
+			listings.reset()
 			rep, err = s.bestFirstOpening(ctx, pr, lim, opt, 0, 0, bfUnknownStep)
 			if err != nil || rep.Status != StatusWin || rep.Certificate == nil {
 				t.Fatalf("best-first: %v, %v (%d of %d won); log:\n%s", rep.Status, err, rep.Won, rep.Total, strings.Join(lines, "\n"))
@@ -79,11 +68,8 @@ func TestBestFirstOpening(t *testing.T) {
 			if _, err := proof.VerifyCertificate(ctx, rep.Certificate); err != nil {
 				t.Fatalf("the checker rejects the certificate: %v", err)
 			}
-			mu.Lock()
-			overlap := most
-			mu.Unlock()
-			if tc.expansions > 1 && tc.suggest != nil && overlap < 2 {
-				t.Errorf("two expansions: at most %d quiet-move listings at once, want 2", overlap)
+			if most := listings.peak(); tc.expansions > 1 && tc.suggest != nil && most < 2 {
+				t.Errorf("two expansions: at most %d quiet-move listings at once, want 2", most)
 			}
 			if opt.Log == nil {
 				return

@@ -46,26 +46,18 @@ func TestJobPool(t *testing.T) {
 	})
 	t.Run("nested", func(t *testing.T) {
 		p := newJobPool(s, 2)
-		var mu sync.Mutex
-		inner, most := 0, 0
+		var inner overlap
 		p.run(s, 2, true, func(slv *Solver, k int) bool {
 			if k == 0 {
 				return true // returns its token soon
 			}
 			p.run(slv, 8, false, func(*Solver, int) bool {
-				mu.Lock()
-				inner++
-				most = max(most, inner)
-				mu.Unlock()
-				time.Sleep(20 * time.Millisecond)
-				mu.Lock()
-				inner--
-				mu.Unlock()
+				inner.hold(20 * time.Millisecond)
 				return true
 			})
 			return true
 		})
-		if most != 2 || p.active != 0 || len(p.tokens) != 2 {
+		if most := inner.peak(); most != 2 || p.active != 0 || len(p.tokens) != 2 {
 			t.Errorf("inner jobs at most %d at once, %d active, %d tokens free; want 2, 0, 2", most, p.active, len(p.tokens))
 		}
 	})
@@ -148,4 +140,36 @@ func TestSiblingSettings(t *testing.T) {
 	if o.VCF == s.VCF || o.totalMiB != s.totalMiB {
 		t.Error("the sibling shares the first worker's tables, or not their size")
 	}
+}
+
+// overlap counts the goroutines inside hold at once, and the most seen.
+type overlap struct {
+	mu        sync.Mutex
+	now, most int
+}
+
+// hold is inside for d.
+func (o *overlap) hold(d time.Duration) {
+	o.mu.Lock()
+	o.now++
+	o.most = max(o.most, o.now)
+	o.mu.Unlock()
+	time.Sleep(d)
+	o.mu.Lock()
+	o.now--
+	o.mu.Unlock()
+}
+
+// peak is the most goroutines seen inside hold at once.
+func (o *overlap) peak() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.most
+}
+
+// reset forgets the most seen.
+func (o *overlap) reset() {
+	o.mu.Lock()
+	o.most = 0
+	o.mu.Unlock()
 }
