@@ -96,6 +96,10 @@ type proveRecord struct {
 	// Result is win (the certificate is checked), no-win (a defender move
 	// holds within the limits) or unknown.
 	Result string `json:"result"`
+	// Over, for a no-win decided before any search, says why
+	// (solver.OpeningReport.Over: the defender, to move, makes five; a
+	// five on the board; a full board); Pass is then left out.
+	Over string `json:"over,omitempty"`
 	// Pass is the result after a defender pass; PassProofNodes its
 	// proof's size; Zone whether the children are its relevance zone.
 	Pass           string `json:"pass,omitempty"`
@@ -291,6 +295,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				TimeMS: ms(rep.Elapsed), CheckMS: ms(rep.CheckTime), Moves: []proveChild{}}
 			rec.PassRootNumbers = rep.Pass.Root // set when the pass search ended unknown only
 			rec.PassResumed = rep.Pass.Resumed
+			if rep.Over != "" {
+				rec.Over, rec.Pass = rep.Over, "" // nothing searched
+			}
 			if err != nil {
 				rec.Stopped = "cancelled"
 			}

@@ -760,7 +760,8 @@ func TestProveSVG(t *testing.T) {
 	}
 }
 
-// TestProveOver: an opening decided before any search says why: white,
+// TestProveOver: an opening decided before any search says why (in JSON
+// too, "over", with no "pass"): white,
 // to move, makes five at i9 (black's quiet l9 left g9 h9 _ j9 k9 open,
 // from D8's best-first log of 2026-12-06), and a five on the board; each
 // a no-win, nothing searched. Before, the text said the pass search had
@@ -775,6 +776,12 @@ func TestProveOver(t *testing.T) {
 		code, out, errOut := gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "black", "--nodes", "1000", in)
 		if code != exitOK || !strings.Contains(out, c.want) || strings.Contains(out, "stopped by") {
 			t.Errorf("%s: exit %d\n%s%s", c.moves, code, out, errOut)
+		}
+		code, out, errOut = gomoku(t, "", "prove", "--rule", "freestyle", "--attacker", "black", "--nodes", "1000", "--format", "json", in)
+		rec := jsonLines(t, out)[0]
+		why := strings.TrimSuffix(strings.TrimPrefix(c.want, "result: no-win: "), " (nothing searched)")
+		if code != exitOK || rec["result"] != "no-win" || rec["over"] != why || rec["pass"] != nil {
+			t.Errorf("%s --format json: exit %d, %v%s", c.moves, code, rec, errOut)
 		}
 	}
 }
