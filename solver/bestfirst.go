@@ -455,15 +455,24 @@ func (bf *bestFirst) next(root *bfNode) *bfWork {
 		path = append(path, k)
 		n = k
 	}
+	w := bf.work(path, b)
 	leaf := path[len(path)-1]
-	w := &bfWork{path: path, b: b, tried: leaf.tried}
-	if !leaf.attacker && leaf != root {
-		leaf.cap += bf.step
-		w.cap = leaf.cap
-	}
 	leaf.inFlight = true
 	for _, n := range path {
 		n.busy++
+	}
+	return w
+}
+
+// work returns the expansion of the leaf at the end of path (b the
+// position there), copying what compute reads of it; an AND leaf below
+// the root gets bf.step more replies to leave open (its unknownCap).
+func (bf *bestFirst) work(path []*bfNode, b *engine.Board) *bfWork {
+	leaf := path[len(path)-1]
+	w := &bfWork{path: path, b: b, tried: leaf.tried}
+	if !leaf.attacker && leaf != path[0] {
+		leaf.cap += bf.step
+		w.cap = leaf.cap
 	}
 	return w
 }
@@ -577,36 +586,20 @@ func (bf *bestFirst) applyLeaf(w *bfWork) {
 	}
 }
 
-// expandAND evaluates the AND node at the end of path (b the position,
-// the defender to move after its quiet move) on bf.s and puts the result
-// into the tree: up to bfUnknownStep replies left open (unknown, or a
-// no-win within the limits: OpeningOptions.openNoWin), a node evaluated
-// in part (its rest leaf the most-proving node) bfUnknownStep more, the
-// decided replies read back from the store. A search cut short by ctx
-// leaves the node as it was. It is one step of run, without the back-up.
-func (bf *bestFirst) expandAND(ctx context.Context, b *engine.Board, path []*bfNode) error {
-	return bf.expandNow(ctx, b, path)
-}
-
-// expandOR opens the OR leaf at the end of path (b the position, the
-// attacker to move after a defender reply) on bf.s, after its longer
-// search if it has not had one (Escalate): its quiet moves (quietList),
-// the suggested ones and the bfWidth cheapest by zone as children, the
-// rest kept for widen (openQuiet). A node with no quiet move that
-// threatens anything is disproven. One step of run, without the back-up.
-func (bf *bestFirst) expandOR(ctx context.Context, b *engine.Board, path []*bfNode) error {
-	return bf.expandNow(ctx, b, path)
-}
-
-// expandNow computes the expansion of the leaf at the end of path (b the
-// position) on bf.s and puts it into the tree (compute, applyLeaf).
-func (bf *bestFirst) expandNow(ctx context.Context, b *engine.Board, path []*bfNode) error {
-	leaf := path[len(path)-1]
-	w := &bfWork{path: path, b: b, slv: bf.s, tried: leaf.tried}
-	if !leaf.attacker && leaf != path[0] {
-		leaf.cap += bf.step
-		w.cap = leaf.cap
-	}
+// expand computes the expansion of the leaf at the end of path (b the
+// position) on bf.s and puts it into the tree (compute, applyLeaf): one
+// step of run, alone and without the back-up. An AND leaf (the defender
+// to move after a quiet move) is evaluated by ProveOpening, up to
+// bfUnknownStep replies left open (unknown, or a no-win within the
+// limits: OpeningOptions.openNoWin), a node evaluated in part (its rest
+// leaf the most-proving node) bfUnknownStep more, the decided replies
+// read back from the store; an OR leaf (the attacker to move after a
+// reply) gets its longer search if it has not had one (Escalate), then
+// its quiet moves (quietList, openQuiet), disproven when there are none.
+// A search cut short by ctx leaves the leaf as it was.
+func (bf *bestFirst) expand(ctx context.Context, b *engine.Board, path []*bfNode) error {
+	w := bf.work(path, b)
+	w.slv = bf.s
 	bf.compute(ctx, w)
 	if w.err != nil || ctx.Err() != nil {
 		return w.err // cut short: left as it was, to be expanded again

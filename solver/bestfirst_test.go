@@ -214,7 +214,7 @@ func TestBestFirstUnknownCap(t *testing.T) {
 	b.Play(g9, engine.Black)
 	and := &bfNode{move: g9}
 	path := []*bfNode{{move: engine.NoPoint, expanded: true}, {move: f8, attacker: true, expanded: true}, and}
-	if err := bf.expandAND(ctx, b, path); err != nil {
+	if err := bf.expand(ctx, b, path); err != nil {
 		t.Fatal(err)
 	}
 	if len(and.kids) != 2 || !and.kids[1].more || and.kids[0].more || and.pn < 2 {
@@ -224,7 +224,7 @@ func TestBestFirstUnknownCap(t *testing.T) {
 	first.pn = 7 // a subtree below it, to be kept
 	more := func() bool { return slices.ContainsFunc(and.kids, func(k *bfNode) bool { return k.more }) }
 	for more() && and.cap < 3 {
-		if err := bf.expandAND(ctx, b, path); err != nil {
+		if err := bf.expand(ctx, b, path); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Contains(and.kids, first) || and.pn < 8 {
@@ -327,7 +327,7 @@ func TestBestFirstStoredCandsFiltered(t *testing.T) {
 			opt: OpeningOptions{Log: func(l string) { lines = append(lines, l) }}}
 		root := &bfNode{move: engine.NoPoint, expanded: true, first: pt("f9")}
 		n := &bfNode{move: pt("i9"), attacker: true, pn: 1, dn: 1}
-		if err := bf.expandOR(context.Background(), b, []*bfNode{root, n}); err != nil {
+		if err := bf.expand(context.Background(), b, []*bfNode{root, n}); err != nil {
 			t.Fatal(err)
 		}
 		return n, strings.Join(lines, "\n")

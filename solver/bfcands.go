@@ -8,7 +8,7 @@ import (
 )
 
 // modeBFCands is the store key's mode byte of a best-first OR node's quiet
-// moves (bestfirst.go, expandOR): the attacker's candidates after a
+// moves (bestfirst.go, quietList): the attacker's candidates after a
 // defender reply, each with its initial proof number, kept so that a
 // rerun rebuilds its tree from look-ups instead of running the
 // suggestion's alpha-beta and a probe per move again (on freestyle D8,
