@@ -695,11 +695,13 @@ func (bf *bestFirst) quietList(ctx context.Context, slv *Solver, b *engine.Board
 	}
 	if kept {
 		// lists stored before deepenMoves dropped the moves that lose at
-		// once: facing a four the block is probed again, else the moves
-		// that leave the defender a straight four are dropped (and the
-		// node probed again if none is left)
-		if _, threat := forcedBlock(b, bf.pr.Attacker); threat {
-			kept = false
+		// once: facing a four a list other than the block alone is probed
+		// again (and written over, so the next rebuild keeps it), else the
+		// moves that leave the defender a straight four are dropped (and
+		// the node probed again if none is left)
+		if block, threat := forcedBlock(b, bf.pr.Attacker); threat {
+			all := append(slices.Clone(lead), cands...)
+			kept = block != engine.NoPoint && len(all) == 1 && all[0].move == block
 		} else {
 			lead, cands = notLosing(b, bf.pr.Attacker, lead), notLosing(b, bf.pr.Attacker, cands)
 			kept = len(lead)+len(cands) > 0

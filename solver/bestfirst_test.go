@@ -380,3 +380,56 @@ func TestBestFirstOpenNoWin(t *testing.T) {
 		t.Errorf("setAND: open %v, pn %d; want g8 open and the move undecided", open, n.pn)
 	}
 }
+
+// TestBestFirstForcedBlockKept: facing the defender's four, an OR node's
+// quiet moves are the block alone, listed without asking the engine for
+// suggestions (their search would be thrown away), and a stored list that
+// is the block alone is read back, not probed again at every rebuild; a
+// stale list holding other moves is probed again and written over. D8's
+// line of 2026-12-06 down to white's j9, whose block is i9.
+func TestBestFirstForcedBlockKept(t *testing.T) {
+	pt := func(s string) engine.Point { return testPoint(t, s) }
+	pr := openingProblem(t, engine.Freestyle, strings.Fields("h8 h9 i7 g9 j8 g8 h6 k9 g7 f7 e6 f6 f8 i10 j11 i5 j10 j9")...)
+	pr.Attacker = engine.Black
+	s, st := storedSolver(t)
+	b := pr.Board
+	asked := 0
+	suggest := func(context.Context, *engine.Board, engine.Color) []engine.Point {
+		asked++
+		return []engine.Point{pt("a15")}
+	}
+	if qs, _, _, err := s.quietCandidates(context.Background(), pr, engine.NoPoint, OpeningOptions{Suggest: suggest}); err != nil || !slices.Equal(qs, []engine.Point{pt("i9")}) || asked != 0 {
+		t.Fatalf("quietCandidates: %v, %v, the engine asked %d times; want i9 alone, not asked", qs, err, asked)
+	}
+	run := func() (*bfNode, string) {
+		var lines []string
+		bf := &bestFirst{s: s, pr: Problem{Board: b, ToMove: engine.White, Attacker: engine.Black}, lim: Limits{Nodes: 1000},
+			opt: OpeningOptions{Suggest: suggest, Log: func(l string) { lines = append(lines, l) }}}
+		root := &bfNode{move: engine.NoPoint, expanded: true, first: pt("f9")}
+		n := &bfNode{move: pt("j9"), attacker: true, pn: 1, dn: 1}
+		if err := bf.expand(context.Background(), b, []*bfNode{root, n}); err != nil {
+			t.Fatal(err)
+		}
+		return n, strings.Join(lines, "\n")
+	}
+	opened := func(n *bfNode) (got []engine.Point) {
+		for _, k := range n.kids {
+			got = append(got, k.move)
+		}
+		return got
+	}
+	if err := st.putBFCands(b, engine.Black, []bfCand{{pt("f7"), 2}}, []bfCand{{pt("k9"), 2}}); err != nil {
+		t.Fatal(err)
+	}
+	n, log := run()
+	if got := opened(n); !slices.Equal(got, []engine.Point{pt("i9")}) || !strings.Contains(log, "probed") {
+		t.Errorf("a stale stored list: opened %v, log %q; want i9 alone, probed again", got, log)
+	}
+	n, log = run()
+	if got := opened(n); !slices.Equal(got, []engine.Point{pt("i9")}) || !strings.Contains(log, "from the store") {
+		t.Errorf("the block's stored list: opened %v, log %q; want i9 alone, from the store", got, log)
+	}
+	if asked != 0 {
+		t.Errorf("the engine asked for suggestions %d times facing a four", asked)
+	}
+}
