@@ -314,30 +314,17 @@ func TestBestFirstStatus(t *testing.T) {
 // kept list of losing moves only is probed again.
 func TestBestFirstStoredCandsFiltered(t *testing.T) {
 	pt := func(s string) engine.Point { return testPoint(t, s) }
-	pr := openingProblem(t, engine.Freestyle, strings.Fields("h8 h9 i7 g9 j8 g8 g7 i9")...)
-	pr.Attacker = engine.Black
+	pr := blackAttacks(t, "h8 h9 i7 g9 j8 g8 g7 i9")
 	s, st := storedSolver(t)
 	b := pr.Board
 	run := func(lead, rest []bfCand) (*bfNode, string) {
 		if err := st.putBFCands(b, engine.Black, lead, rest); err != nil {
 			t.Fatal(err)
 		}
-		var lines []string
-		bf := &bestFirst{s: s, pr: Problem{Board: b, ToMove: engine.White, Attacker: engine.Black}, lim: Limits{Nodes: 1000},
-			opt: OpeningOptions{Log: func(l string) { lines = append(lines, l) }}}
-		root := &bfNode{move: engine.NoPoint, expanded: true, first: pt("f9")}
-		n := &bfNode{move: pt("i9"), attacker: true, pn: 1, dn: 1}
-		if err := bf.expand(context.Background(), b, []*bfNode{root, n}); err != nil {
-			t.Fatal(err)
-		}
-		return n, strings.Join(lines, "\n")
+		return expandStoredOR(t, s, b, pt("f9"), pt("i9"), OpeningOptions{})
 	}
 	n, log := run([]bfCand{{pt("f7"), 2}}, []bfCand{{pt("k9"), 2}, {pt("j9"), 2}, {pt("f9"), 3}})
-	var got []engine.Point
-	for _, k := range n.kids {
-		got = append(got, k.move)
-	}
-	if !slices.Equal(got, []engine.Point{pt("j9"), pt("f9")}) || !strings.Contains(log, "from the store") {
+	if got := kidMoves(n); !slices.Equal(got, []engine.Point{pt("j9"), pt("f9")}) || !strings.Contains(log, "from the store") {
 		t.Errorf("kept list filtered: opened %v, log %q", got, log)
 	}
 	n, log = run([]bfCand{{pt("f7"), 2}}, []bfCand{{pt("k9"), 2}})
@@ -389,8 +376,7 @@ func TestBestFirstOpenNoWin(t *testing.T) {
 // line of 2026-12-06 down to white's j9, whose block is i9.
 func TestBestFirstForcedBlockKept(t *testing.T) {
 	pt := func(s string) engine.Point { return testPoint(t, s) }
-	pr := openingProblem(t, engine.Freestyle, strings.Fields("h8 h9 i7 g9 j8 g8 h6 k9 g7 f7 e6 f6 f8 i10 j11 i5 j10 j9")...)
-	pr.Attacker = engine.Black
+	pr := blackAttacks(t, "h8 h9 i7 g9 j8 g8 h6 k9 g7 f7 e6 f6 f8 i10 j11 i5 j10 j9")
 	s, st := storedSolver(t)
 	b := pr.Board
 	asked := 0
@@ -402,34 +388,54 @@ func TestBestFirstForcedBlockKept(t *testing.T) {
 		t.Fatalf("quietCandidates: %v, %v, the engine asked %d times; want i9 alone, not asked", qs, err, asked)
 	}
 	run := func() (*bfNode, string) {
-		var lines []string
-		bf := &bestFirst{s: s, pr: Problem{Board: b, ToMove: engine.White, Attacker: engine.Black}, lim: Limits{Nodes: 1000},
-			opt: OpeningOptions{Suggest: suggest, Log: func(l string) { lines = append(lines, l) }}}
-		root := &bfNode{move: engine.NoPoint, expanded: true, first: pt("f9")}
-		n := &bfNode{move: pt("j9"), attacker: true, pn: 1, dn: 1}
-		if err := bf.expand(context.Background(), b, []*bfNode{root, n}); err != nil {
-			t.Fatal(err)
-		}
-		return n, strings.Join(lines, "\n")
-	}
-	opened := func(n *bfNode) (got []engine.Point) {
-		for _, k := range n.kids {
-			got = append(got, k.move)
-		}
-		return got
+		return expandStoredOR(t, s, b, pt("f9"), pt("j9"), OpeningOptions{Suggest: suggest})
 	}
 	if err := st.putBFCands(b, engine.Black, []bfCand{{pt("f7"), 2}}, []bfCand{{pt("k9"), 2}}); err != nil {
 		t.Fatal(err)
 	}
 	n, log := run()
-	if got := opened(n); !slices.Equal(got, []engine.Point{pt("i9")}) || !strings.Contains(log, "probed") {
+	if got := kidMoves(n); !slices.Equal(got, []engine.Point{pt("i9")}) || !strings.Contains(log, "probed") {
 		t.Errorf("a stale stored list: opened %v, log %q; want i9 alone, probed again", got, log)
 	}
 	n, log = run()
-	if got := opened(n); !slices.Equal(got, []engine.Point{pt("i9")}) || !strings.Contains(log, "from the store") {
+	if got := kidMoves(n); !slices.Equal(got, []engine.Point{pt("i9")}) || !strings.Contains(log, "from the store") {
 		t.Errorf("the block's stored list: opened %v, log %q; want i9 alone, from the store", got, log)
 	}
 	if asked != 0 {
 		t.Errorf("the engine asked for suggestions %d times facing a four", asked)
 	}
+}
+
+// expandStoredOR expands, on s (with a store), the OR leaf reached by the
+// defender's reply (b the position after it, the attacker black to move)
+// below a root whose pass proof began with first, and returns the leaf
+// and the best-first log; opt's Log is set here.
+func expandStoredOR(t *testing.T, s *Solver, b *engine.Board, first, reply engine.Point, opt OpeningOptions) (*bfNode, string) {
+	t.Helper()
+	var lines []string
+	opt.Log = func(l string) { lines = append(lines, l) }
+	bf := &bestFirst{s: s, pr: Problem{Board: b, ToMove: engine.White, Attacker: engine.Black}, lim: Limits{Nodes: 1000}, opt: opt}
+	root := &bfNode{move: engine.NoPoint, expanded: true, first: first}
+	n := &bfNode{move: reply, attacker: true, pn: 1, dn: 1}
+	if err := bf.expand(context.Background(), b, []*bfNode{root, n}); err != nil {
+		t.Fatal(err)
+	}
+	return n, strings.Join(lines, "\n")
+}
+
+// kidMoves is the moves of n's children, in order.
+func kidMoves(n *bfNode) (moves []engine.Point) {
+	for _, k := range n.kids {
+		moves = append(moves, k.move)
+	}
+	return moves
+}
+
+// blackAttacks is the freestyle position after moves (space-separated,
+// black first), black the attacker, the side to move by the count.
+func blackAttacks(t *testing.T, moves string) Problem {
+	t.Helper()
+	pr := openingProblem(t, engine.Freestyle, strings.Fields(moves)...)
+	pr.Attacker = engine.Black
+	return pr
 }
