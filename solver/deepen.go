@@ -225,7 +225,9 @@ func deepenMoves(pr Problem, first engine.Point, suggested []engine.Point, n int
 // deepenMoves with opt.Suggest's moves (asked on a copy of the board;
 // none without Suggest), first and deepenProbed others, then the moves
 // whose pass search the store holds as a win (storedPassMoves); with the
-// suggested moves and how many lead (guided). Errors: the store's.
+// suggested moves and how many lead (guided). Facing the defender's four
+// it is the block alone (or nothing), Suggest not asked and no suggested
+// moves returned. Errors: the store's.
 func (s *Solver) quietCandidates(ctx context.Context, pr Problem, first engine.Point, opt OpeningOptions) (moves, suggested []engine.Point, guided int, err error) {
 	if _, threat := forcedBlock(pr.Board, pr.Attacker); threat {
 		// the block or nothing, without asking the engine: its search
