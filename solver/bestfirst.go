@@ -428,6 +428,7 @@ type bfWork struct {
 	listed, kept        bool
 	lead, rest          []bfCand
 	probed              int
+	took                time.Duration // an OR leaf: the listing's wall time (quietList)
 	nodes               int64
 	err                 error
 }
@@ -511,7 +512,9 @@ func (bf *bestFirst) compute(ctx context.Context, w *bfWork) {
 			return
 		}
 	}
+	start := time.Now()
 	w.lead, w.rest, w.probed, w.kept, w.err = bf.quietList(ctx, w.slv, w.b, w.path)
+	w.took = time.Since(start)
 	w.listed = w.err == nil && ctx.Err() == nil
 }
 
@@ -740,8 +743,8 @@ func (bf *bestFirst) openQuiet(w *bfWork) {
 	if w.kept {
 		how = "from the store"
 	}
-	bf.log(fmt.Sprintf("best-first %d: after %s: %d quiet moves %s, opened (with their proof numbers): %s",
-		bf.expansions+1, pathText(w.path), w.probed, how, strings.Join(open, ", ")))
+	bf.log(fmt.Sprintf("best-first %d: after %s: %d quiet moves %s, opened (with their proof numbers): %s (%.1f s)",
+		bf.expansions+1, pathText(w.path), w.probed, how, strings.Join(open, ", "), w.took.Seconds()))
 }
 
 // limText is lim's time, or else its nodes, for the log.
