@@ -359,10 +359,7 @@ func TestBestFirstOpenNoWin(t *testing.T) {
 	bf := &bestFirst{s: s, pr: pr, lim: lim}
 	n := &bfNode{move: testPoint(t, "j8")}
 	bf.setAND(n, rep)
-	var open []engine.Point
-	for _, k := range n.kids {
-		open = append(open, k.move)
-	}
+	open := kidMoves(n)
 	if !slices.Contains(open, testPoint(t, "g8")) || n.pn == 0 || n.pn >= bfInf {
 		t.Errorf("setAND: open %v, pn %d; want g8 open and the move undecided", open, n.pn)
 	}
