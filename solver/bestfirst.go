@@ -225,7 +225,7 @@ func (n *bfNode) pick() *bfNode {
 // BestFirstOpening proves pr (the defender to move) by the best-first
 // search described above, for at most budget of wall time (0: until ctx
 // ends or the tree is decided), on top of s.Store (required: the way back
-// up is through it). opt's Jobs, Expansions, Escalate, Suggest, Retry, Log, Progress (the
+// up is through it). opt's Jobs, Expansions, Escalate, EscalateDepth, Suggest, Retry, Log, Progress (the
 // opening's own children) and SearchProgress apply; its Deepen, Descend,
 // Survey and FailFast do not (every evaluation is ProveOpening without
 // deepening). The report is ProveOpening's of pr, made again from the
@@ -629,12 +629,14 @@ func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode
 // searched (attemptChild, without a pass proof to repair: the store
 // first, an unknown one recorded as an attempt, so that a rerun does not
 // search it again unless OpeningOptions.Retry), with solve --mode win's
-// quiet threats. Without Escalate (or limits) the leaf is only marked.
+// quiet threats. Without Escalate (or limits), or below
+// OpeningOptions.EscalateDepth quiet moves, the leaf is only marked.
 // A search cut short by ctx marks nothing. Errors: the search's and the
 // store's.
 func (bf *bestFirst) searchLonger(ctx context.Context, w *bfWork) error {
-	lim, ok := bf.limAt(quietMoves(w.path))
-	if !ok || bf.opt.Escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 {
+	q := quietMoves(w.path)
+	lim, ok := bf.limAt(q)
+	if !ok || bf.opt.Escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 || bf.opt.EscalateDepth > 0 && q > bf.opt.EscalateDepth {
 		w.marked = true
 		return nil
 	}

@@ -139,6 +139,30 @@ func TestBestFirstLonger(t *testing.T) {
 	if len(lines) != 1 || !strings.Contains(lines[0], "after f8: a longer search (4 nodes): unknown") {
 		t.Errorf("want one longer search of f8, unknown; log:\n%s", strings.Join(lines, "\n"))
 	}
+
+	// EscalateDepth: the same reply as a leaf two quiet moves down (the
+	// path's moves are only counted, the board is f8's) is marked without
+	// a search at depth 1 and searched at depth 2
+	for _, depth := range []int{1, 2} {
+		s, _ = storedSolver(t)
+		lines = nil
+		opt.EscalateDepth = depth
+		bf := &bestFirst{s: s, pr: pr, lim: Limits{Nodes: 2}, opt: opt, step: bfUnknownStep}
+		leaf := &bfNode{move: testPoint(t, "f8"), attacker: true, pn: 1, dn: 1}
+		path := []*bfNode{{move: engine.NoPoint}, {move: testPoint(t, "a1"), attacker: true}, {move: testPoint(t, "a2")},
+			{move: testPoint(t, "a3"), attacker: true}, {move: testPoint(t, "a4")}, leaf}
+		if err := bf.longer(ctx, b, path); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if depth == 2 {
+			want = 1
+		}
+		if !leaf.tried || len(lines) != want {
+			t.Errorf("EscalateDepth %d, two quiet moves above: tried %v, %d longer searches logged, want %d; log:\n%s",
+				depth, leaf.tried, len(lines), want, strings.Join(lines, "\n"))
+		}
+	}
 }
 
 // TestBestFirstResumes: a best-first search cut short after three

@@ -131,6 +131,19 @@ type OpeningOptions struct {
 	// searches (13 won) and proved 3 quiet moves; none, 1,655 expansions
 	// and 15 quiet moves (the 3 among them).
 	Escalate int
+	// EscalateDepth applies to BestFirstOpening with Escalate only: the
+	// longer search goes to the replies with at most this many quiet
+	// attacker moves above them on their line (0: every reply). Near the
+	// root a reply left unknown opens the largest subtree, and there are
+	// few such replies: on D6 (h8 h9 i8) the three replies its best-first
+	// left open below each of j8's cheapest quiet move g8 (b11, b5, l13,
+	// far from the stones) were each won by solve --mode win in 2.0 to
+	// 6.3 s (2026-12-07), where --time 500ms had left them unknown. In
+	// a run it did not pay: from one D6 store, one core each, 55 minutes
+	// side by side at --time 500ms, Escalate 16 with EscalateDepth 1 won
+	// 34 of 59 such replies (315 s) and proved 48 quiet moves; without
+	// it, 54 (the root's proof number 47 in both).
+	EscalateDepth int
 	// ZoneExtensions is how many times along a line a position proven
 	// inside a deepening (not the opening itself) with no levels left (Deepen 0) takes one more
 	// level all the same, because its pass proof's zone holds at most

@@ -77,6 +77,7 @@ func proveCommand(stdin io.Reader) *cli.Command {
 			&cli.DurationFlag{Name: "best-first", Usage: "with --tt, after the opening's defender moves are decided, prove those left unknown by a best-first search over quiet attacker moves for at most this wall time (proof-number search one level up, Allis's pn²: each reply left unknown opens its quiet moves, their initial proof numbers from the zone of a quick pass search; each quiet move is evaluated by proving the position after it as an opening, every reply within --time, short (--time 1s proved twice the quiet moves of 3s on I3; on D8 --time 500ms with --suggest-nodes 300000 proved 45 where 1s with a million proved 21 in the same 37 minutes, 2026-12-07); the numbers go up the tree and the cheapest open reply at any depth goes next), then the opening again from the store; a rerun rebuilds the tree from the store and goes on (not with --deepen or --descend, nor with the attacker to move); 0: none"},
 			&cli.IntFlag{Name: "best-first-expansions", Value: 1, Usage: "with --best-first, how many expansions run at once, each with --jobs goroutines and tables of --memory MiB of its own (the store shared), the next going to the most-proving node with those in flight counted as proven; one evaluation keeps about 1.2 of two cores busy"},
 			&cli.IntFlag{Name: "best-first-escalate", Usage: "with --best-first, how many times --time (or --nodes) a reply left unknown gets in one longer search of its own, recorded in the store, before its quiet moves are opened; 0 or 1: none (on D8, 8 proved 3 quiet moves where none proved 15 in the same time, 2026-12-06)"},
+			&cli.IntFlag{Name: "best-first-escalate-depth", Usage: "with --best-first-escalate, only the replies with at most this many quiet attacker moves above them get the longer search (near the root, where a reply left unknown opens the largest subtree and such replies are few; on D6 at --time 500ms, 16 at depth 1 won 34 of 59 such replies but proved 48 quiet moves where none proved 54 in the same 55 minutes, 2026-12-07); 0: every reply"},
 			&cli.IntFlag{Name: "descend-moves", Value: 1, Usage: "with --descend, how many of alpha-beta's two best quiet moves a descent tries in turn at each defender move left unknown (1 or 2)"},
 			&cli.StringFlag{Name: "shard", Usage: "search only the defender moves of shard `k/n` (every k-th of each opening's list, counted from 1); auto: the shard a Kubernetes Indexed Job or a Slurm array runs. The certificate needs every shard's results: merge the stores and run again without --shard"},
 		),
@@ -193,6 +194,9 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 		if e := c.Int("best-first-escalate"); e < 0 {
 			return usagef("--best-first-escalate %d: want 0 or more", e)
 		}
+		if d := c.Int("best-first-escalate-depth"); d < 0 {
+			return usagef("--best-first-escalate-depth %d: want 0 or more", d)
+		}
 		if m := c.Int("descend-moves"); m < 1 || m > 2 {
 			return usagef("--descend-moves %d: want 1 or 2", m)
 		}
@@ -240,6 +244,7 @@ func runProve(stdin io.Reader) cli.ActionFunc {
 				opt.ZoneExtensions, opt.Survey = c.Int("zone-extensions"), c.Int("survey")
 			}
 			opt.Escalate, opt.Expansions = c.Int("best-first-escalate"), c.Int("best-first-expansions")
+			opt.EscalateDepth = c.Int("best-first-escalate-depth")
 			if n := c.Int64("suggest-nodes"); n > 0 && (opt.Deepen > 0 || opt.Descend > 0 || c.Duration("best-first") > 0) {
 				opt.Suggest = suggestMoves(n)
 			}
