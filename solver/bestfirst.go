@@ -636,7 +636,8 @@ func (bf *bestFirst) longer(ctx context.Context, b *engine.Board, path []*bfNode
 func (bf *bestFirst) searchLonger(ctx context.Context, w *bfWork) error {
 	q := quietMoves(w.path)
 	lim, ok := bf.limAt(q)
-	if !ok || bf.opt.Escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 || bf.opt.EscalateDepth > 0 && q > bf.opt.EscalateDepth {
+	tooDeep := bf.opt.EscalateDepth > 0 && q > bf.opt.EscalateDepth
+	if !ok || tooDeep || bf.opt.Escalate <= 1 || lim.Time <= 0 && lim.Nodes <= 0 {
 		w.marked = true
 		return nil
 	}

@@ -136,9 +136,9 @@ type OpeningOptions struct {
 	// attacker moves above them on their line (0: every reply). Near the
 	// root a reply left unknown opens the largest subtree, and there are
 	// few such replies: on D6 (h8 h9 i8) the three replies its best-first
-	// left open below each of j8's cheapest quiet move g8 (b11, b5, l13,
-	// far from the stones) were each won by solve --mode win in 2.0 to
-	// 6.3 s (2026-12-07), where --time 500ms had left them unknown. In
+	// left open below j8's cheapest quiet move g8 (b11, b5, l13, far from
+	// the stones) were won by solve --mode win in 2.0 to 6.3 s each
+	// (2026-12-07), where --time 500ms had left them unknown. In
 	// a run it did not pay: from one D6 store, one core each, 55 minutes
 	// side by side at --time 500ms, Escalate 16 with EscalateDepth 1 won
 	// 34 of 59 such replies (315 s) and proved 48 quiet moves; without
